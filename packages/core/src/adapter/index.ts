@@ -1,0 +1,3 @@
+export * from './mount-options.js';
+export * from './mount.js';
+export * from './node-http.js';

@@ -1,0 +1,34 @@
+import type { CorsOptions } from '../options.js';
+
+/** Options every framework adapter takes, typed once here so the three behave alike. */
+export interface MountOptions {
+  /**
+   * Where the routes live. Express takes it from `app.use(prefix, …)` and Fastify from `register(…, { prefix })`;
+   * Koa (no router) and hosts that mount at the root use this.
+   */
+  prefix?: string;
+  /** Serve the management routes on this mount (default: as configured in `createFlagmount`). */
+  management?: boolean;
+  /** Serve the runtime routes on this mount (default: as configured in `createFlagmount`). */
+  runtime?: boolean;
+  /** CORS for this mount's routes; defaults to the instance's `cors` option. */
+  cors?: CorsOptions;
+  /** Largest request body this mount reads, in bytes; defaults to the instance's `maxBodyBytes`. */
+  maxBodyBytes?: number;
+}
+
+/** `/flags/` → `/flags`, `flags` → `/flags`, `/` or '' → ''. */
+export function normalizePrefix(prefix: string | undefined): string {
+  if (!prefix) return '';
+  const trimmed = prefix.replace(/\/+$/, '');
+  if (!trimmed) return '';
+  return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+}
+
+/** The path below `prefix`, or `undefined` when `path` lies outside it (`/flagsx` is outside `/flags`). */
+export function pathBelow(prefix: string, path: string): string | undefined {
+  if (!prefix) return path || '/';
+  if (path === prefix) return '/';
+  if (path.startsWith(prefix + '/') || path.startsWith(prefix + '?')) return path.slice(prefix.length);
+  return undefined;
+}

@@ -1,0 +1,106 @@
+import { bootstrap as runBootstrap } from './bootstrap.js';
+import { FlagmountClient } from './client/flagmount-client.js';
+import { createHandler, type CoreHandler } from './http/handler.js';
+import type { RouteDefinition } from './http/route.js';
+import { GroupCommitWriter } from './ingestion/group-commit-writer.js';
+import { normalizeLogger } from './logger.js';
+import { managementRoutes } from './management/routes.js';
+import { Notifier } from './management/notifications/notifier.js';
+import { resolveOptions, type BootstrapResult, type FlagmountOptions } from './options.js';
+import { runtimeRoutes } from './runtime/routes.js';
+import { StreamHub } from './runtime/sse/stream-hub.js';
+import type { Services } from './services.js';
+import { SnapshotCache } from './snapshot/snapshot-cache.js';
+import type { Storage } from './storage/port.js';
+
+export interface Flagmount {
+  /** The framework-neutral HTTP handler the adapters mount. */
+  readonly handler: CoreHandler;
+  /** In-process client for the default environment. */
+  readonly client: FlagmountClient;
+  /** In-process client for another environment (id or name). */
+  clientFor(environment: string): FlagmountClient;
+  /** What bootstrap found or created (keys are present only when this start created them). */
+  readonly bootstrap: BootstrapResult | undefined;
+  readonly routes: readonly RouteDefinition[];
+  readonly services: Services;
+  /** Flushes buffered writes, ends streams, stops timers, closes the store. Idempotent. */
+  close(): Promise<void>;
+}
+
+export async function createFlagmount(options: FlagmountOptions): Promise<Flagmount> {
+  const logger = normalizeLogger(options.logger);
+  const resolved = resolveOptions(options);
+  const now = options.now ?? (() => new Date());
+  const { storage } = options;
+
+  await storage.migrate();
+  const envKey = process.env['FLAGMOUNT_MANAGEMENT_KEY'];
+  const bootstrapOptions =
+    options.bootstrap === false
+      ? undefined
+      : options.bootstrap === true || options.bootstrap
+        ? { ...(envKey ? { managementKey: envKey } : {}), ...(options.bootstrap === true ? {} : options.bootstrap) }
+        : envKey
+          ? { managementKey: envKey }
+          : undefined;
+  const bootstrapResult = bootstrapOptions ? await runBootstrap(storage, bootstrapOptions, logger, now()) : undefined;
+
+  const snapshots = new SnapshotCache(storage, logger);
+  await snapshots.start();
+  const services: Services = {
+    storage,
+    logger,
+    options: resolved,
+    now,
+    snapshots,
+    ingestion: new GroupCommitWriter(storage, logger, resolved.ingestion),
+    streams: new StreamHub(snapshots, logger, resolved.sse),
+    notifier: new Notifier(resolved.notifications, logger),
+  };
+
+  const routes = [
+    ...(resolved.mount.management ? managementRoutes : []),
+    ...(resolved.mount.runtime ? runtimeRoutes : []),
+  ];
+  const handler = createHandler(services, routes);
+  const clients = new Map<string, FlagmountClient>();
+  const clientFor = (environment: string): FlagmountClient => {
+    let client = clients.get(environment);
+    if (!client) {
+      client = new FlagmountClient(services, environment);
+      clients.set(environment, client);
+    }
+    return client;
+  };
+  const defaultClient = clientFor(options.environment ?? (await defaultEnvironment(storage)));
+
+  let closing: Promise<void> | undefined;
+  return {
+    handler,
+    client: defaultClient,
+    clientFor,
+    bootstrap: bootstrapResult,
+    routes,
+    services,
+    close() {
+      closing ??= (async () => {
+        for (const client of clients.values()) await client.flush().catch(() => {});
+        services.streams.close();
+        await services.ingestion.close().catch((error: unknown) => logger.error('flagmount: final flush failed', { error }));
+        await services.notifier.close();
+        snapshots.close();
+        await storage.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+/** The environment with order 0 of the first app (by creation), or '' when the store has none yet. */
+async function defaultEnvironment(storage: Storage): Promise<string> {
+  const [app] = await storage.apps.list();
+  if (!app) return '';
+  const [first] = await storage.environments.listByApp(app.id);
+  return first?.id ?? '';
+}

@@ -1,0 +1,57 @@
+import { bearerToken, secretsEqual, sha256Hex } from '../security/secrets.js';
+import type { Services } from '../services.js';
+import type { ManagementScope } from '../storage/records.js';
+import { HttpError, unauthenticated, unauthorized } from './http-error.js';
+import type { AuthRequirement, Principal } from './route.js';
+import type { CoreRequest } from './types.js';
+
+const hasScope = (scopes: readonly ManagementScope[], scope: ManagementScope) =>
+  scopes.includes('admin') || scopes.includes(scope);
+
+/**
+ * Management routes: a missing or unknown bearer (an SDK key included) is 401 `unauthenticated`; a valid key
+ * without the route's scope is 403 `unauthorized`. Runtime routes: any key problem is 403 (runtime-api.md).
+ */
+export async function authenticate(
+  services: Services,
+  request: CoreRequest,
+  requirement: AuthRequirement,
+): Promise<Principal> {
+  if (requirement.kind === 'public') return { kind: 'public' };
+  if (requirement.kind === 'management') return authenticateManagement(services, request, requirement.scope);
+  return authenticateSdk(services, request, requirement.keys);
+}
+
+async function authenticateManagement(
+  services: Services,
+  request: CoreRequest,
+  scope: ManagementScope,
+): Promise<Principal> {
+  const token = bearerToken(request.headers.authorization);
+  if (!token) throw unauthenticated('Missing bearer token: send Authorization: Bearer <management API key>');
+  const hash = sha256Hex(token);
+  const key = await services.storage.managementKeys.getByHash(hash);
+  if (!key || key.revokedAt || !secretsEqual(key.hash, hash)) throw unauthenticated('Invalid management API key');
+  if (!hasScope(key.scopes, scope)) throw unauthorized(`This key lacks the scope "${scope}"`);
+  return { kind: 'management', key };
+}
+
+function sdkForbidden(message: string): HttpError {
+  return new HttpError(403, 'unauthorized', message);
+}
+
+function authenticateSdk(services: Services, request: CoreRequest, keys: 'secret' | 'any'): Principal {
+  const header = bearerToken(request.headers.authorization);
+  const fromQuery = request.query.filter(([name]) => name === 'publishableKey').map(([, value]) => value);
+  if (fromQuery.length > 1) throw sdkForbidden('publishableKey was sent more than once');
+  if (!header && !fromQuery.length) throw sdkForbidden('Missing SDK key: send Authorization: Bearer <key>');
+  const token = header ?? fromQuery[0]!;
+  const match = services.snapshots.resolveSdkKey(token);
+  if (!match) throw sdkForbidden('Invalid SDK key');
+  if (!header && match.keyKind === 'secret') {
+    // A secret key in a URL ends up in logs and browser history: refuse it even though it is valid.
+    throw sdkForbidden('A secret key is accepted only in the Authorization header');
+  }
+  if (keys === 'secret' && match.keyKind !== 'secret') throw sdkForbidden('This endpoint requires the secret key');
+  return { kind: 'sdk', environment: match.environment, keyKind: match.keyKind };
+}

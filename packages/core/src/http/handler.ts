@@ -1,0 +1,104 @@
+import type { Services } from '../services.js';
+import { ConflictError, StorageUnavailableError } from '../storage/errors.js';
+import { authenticate } from './authenticate.js';
+import { corsHeaders, preflightHeaders } from './cors.js';
+import { HttpError, invalidRequest, type Issues } from './http-error.js';
+import { RawResponse, type RouteDefinition } from './route.js';
+import { Router } from './router.js';
+import type { CoreRequest, CoreResponse } from './types.js';
+import { validate, validateQuery } from './validate.js';
+
+export type CoreHandler = (request: CoreRequest) => Promise<CoreResponse>;
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): CoreResponse {
+  return { status, headers: { 'content-type': JSON_TYPE, 'cache-control': 'no-store', ...headers }, body: JSON.stringify(body) };
+}
+
+export function errorResponse(error: HttpError, headers: Record<string, string> = {}): CoreResponse {
+  const body: { error: { code: string; message: string }; issues?: Issues } = {
+    error: { code: error.code, message: error.message },
+  };
+  if (error.issues && Object.keys(error.issues).length) body.issues = error.issues;
+  return jsonResponse(error.status, body, headers);
+}
+
+/** The core HTTP handler: route table, auth, validation, error bodies. Never rejects. */
+export function createHandler(services: Services, routes: readonly RouteDefinition[]): CoreHandler {
+  const router = new Router(routes);
+  const { cors } = services.options;
+
+  const crossOrigin = (request: CoreRequest, route: RouteDefinition | undefined) =>
+    route?.surface === 'runtime' || cors.management ? corsHeaders(request, cors) : {};
+
+  return async function handle(request: CoreRequest): Promise<CoreResponse> {
+    const match = router.match(request.method, request.path);
+    if (request.method === 'OPTIONS') {
+      if (!match) return errorResponse(new HttpError(404, 'not_found', `No route ${request.path}`));
+      const route = 'route' in match ? match.route : match.routes[0];
+      const allow = 'allowed' in match ? match.allowed : [match.route.method];
+      const cross = route?.surface === 'runtime' || cors.management ? preflightHeaders(request, cors) : {};
+      return { status: 204, headers: { allow: [...allow, 'OPTIONS'].join(', '), ...cross } };
+    }
+    if (!match) {
+      return errorResponse(new HttpError(404, 'not_found', `No route ${request.method} ${request.path}`), corsHeaders(request, cors));
+    }
+    if ('allowed' in match) {
+      return errorResponse(new HttpError(405, 'not_allowed', `Method ${request.method} is not allowed here`), {
+        allow: [...match.allowed, 'OPTIONS'].join(', '),
+        ...corsHeaders(request, cors),
+      });
+    }
+    const { route, params } = match;
+    const extra = crossOrigin(request, route);
+    try {
+      const principal = await authenticate(services, request, route.auth);
+      const ctx = {
+        params: route.params ? validate(route.params, params, 'path parameters') : params,
+        query: route.query ? validateQuery(route.query, request.query) : {},
+        body: route.body ? validate(route.body, readBody(request, services.options.maxBodyBytes), 'request body') : undefined,
+        request,
+        principal,
+        services,
+      };
+      const result = await route.handle(ctx as never);
+      const response = result instanceof RawResponse ? result.response : jsonResponse(200, result);
+      response.headers = { ...response.headers, ...extra };
+      if (request.method === 'HEAD') delete response.body;
+      return response;
+    } catch (error) {
+      return errorResponse(toHttpError(error, services, request), extra);
+    }
+  };
+}
+
+function readBody(request: CoreRequest, maxBytes: number): unknown {
+  const body = request.body;
+  if (body.kind === 'none') return undefined;
+  const type = (body.contentType ?? request.headers['content-type'] ?? '').toLowerCase();
+  if (type && !type.includes('json')) {
+    throw new HttpError(415, 'invalid_request', 'Content-Type must be application/json');
+  }
+  if (body.kind === 'parsed') return body.value;
+  if (Buffer.byteLength(body.text) > maxBytes) {
+    throw new HttpError(413, 'payload_too_large', `Request body exceeds ${maxBytes} bytes`);
+  }
+  if (!body.text.trim()) return undefined;
+  try {
+    return JSON.parse(body.text);
+  } catch {
+    throw invalidRequest('Request body is not valid JSON', { '': ['Request body is not valid JSON'] });
+  }
+}
+
+function toHttpError(error: unknown, services: Services, request: CoreRequest): HttpError {
+  if (error instanceof HttpError) return error;
+  if (error instanceof ConflictError) return new HttpError(400, 'not_possible', error.message);
+  if (error instanceof StorageUnavailableError) {
+    services.logger.warn('flagmount: storage unavailable', { error, method: request.method, path: request.path });
+    return new HttpError(503, 'not_available', 'Storage is unavailable, retry shortly');
+  }
+  services.logger.error('flagmount: unexpected error', { error, method: request.method, path: request.path });
+  return new HttpError(500, 'unknown_error', 'Unexpected error');
+}

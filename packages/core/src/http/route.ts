@@ -1,0 +1,72 @@
+import type { Static, TSchema } from '@sinclair/typebox';
+import type { EnvironmentRecord, ManagementKeyRecord, ManagementScope } from '../storage/records.js';
+import type { Services } from '../services.js';
+import type { CoreRequest, CoreResponse } from './types.js';
+
+/** Who may call a route. */
+export type AuthRequirement =
+  /** A management API key holding `scope` (`admin` holds every scope). */
+  | { kind: 'management'; scope: ManagementScope }
+  /** An environment's SDK key: the secret one only (header), or either (publishable also as `?publishableKey=`). */
+  | { kind: 'sdk'; keys: 'secret' | 'any' }
+  | { kind: 'public' };
+
+export type Principal =
+  | { kind: 'management'; key: ManagementKeyRecord }
+  | { kind: 'sdk'; environment: EnvironmentRecord; keyKind: 'publishable' | 'secret' }
+  | { kind: 'public' };
+
+type StaticOr<T extends TSchema | undefined, D> = T extends TSchema ? Static<T> : D;
+
+export interface RouteContext<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  request: CoreRequest;
+  principal: Principal;
+  services: Services;
+}
+
+export interface RouteDefinition<
+  PS extends TSchema | undefined = TSchema | undefined,
+  QS extends TSchema | undefined = TSchema | undefined,
+  BS extends TSchema | undefined = TSchema | undefined,
+> {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Relative to the mount, with `{name}` parameters: `/apps/{appId}/flags`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  /** `management` and `runtime` are the two spec documents; `extension` marks routes Flagmount adds. */
+  surface: 'management' | 'runtime';
+  tags: string[];
+  auth: AuthRequirement;
+  params?: PS;
+  query?: QS;
+  body?: BS;
+  /** The 200 body, for the OpenAPI document. */
+  response?: TSchema;
+  /** Content type of the 200 body when it is not JSON (SSE, HTML, …). */
+  produces?: string;
+  /**
+   * Resolves the JSON body of a 200, or a complete `CoreResponse` (streams, other statuses, other content types).
+   */
+  handle(
+    ctx: RouteContext<StaticOr<PS, Record<string, never>>, StaticOr<QS, Record<string, never>>, StaticOr<BS, undefined>>,
+  ): Promise<unknown>;
+}
+
+/** Keeps the schema types attached to the handler's context; purely for inference. */
+export function defineRoute<
+  PS extends TSchema | undefined = undefined,
+  QS extends TSchema | undefined = undefined,
+  BS extends TSchema | undefined = undefined,
+>(route: RouteDefinition<PS, QS, BS>): RouteDefinition {
+  return route as unknown as RouteDefinition;
+}
+
+/** A handler result that is already a full response. */
+export class RawResponse {
+  constructor(readonly response: CoreResponse) {}
+}
+export const raw = (response: CoreResponse) => new RawResponse(response);

@@ -1,0 +1,78 @@
+import type { RouteDefinition } from './route.js';
+
+export interface RouteMatch {
+  route: RouteDefinition;
+  params: Record<string, string>;
+}
+
+interface CompiledRoute {
+  route: RouteDefinition;
+  segments: Array<string | { param: string }>;
+}
+
+/**
+ * Matches method + path against the route table. Literal segments beat parameters, so `/features/events`
+ * never reaches a `/features/{id}` route whatever the declaration order.
+ */
+export class Router {
+  private readonly byMethod = new Map<string, CompiledRoute[]>();
+
+  constructor(readonly routes: readonly RouteDefinition[]) {
+    for (const route of routes) {
+      const segments = route.path
+        .split('/')
+        .filter(Boolean)
+        .map((s) => (s.startsWith('{') && s.endsWith('}') ? { param: s.slice(1, -1) } : s));
+      const list = this.byMethod.get(route.method) ?? [];
+      list.push({ route, segments });
+      this.byMethod.set(route.method, list);
+    }
+    for (const list of this.byMethod.values()) list.sort((a, b) => specificity(b) - specificity(a));
+  }
+
+  /** `undefined` when nothing matches; `{ allowed }` when the path exists under other methods. */
+  match(method: string, path: string): RouteMatch | { allowed: string[]; routes: RouteDefinition[] } | undefined {
+    const parts = splitPath(path);
+    if (!parts) return undefined;
+    const found = this.find(method === 'HEAD' ? 'GET' : method, parts);
+    if (found) return found;
+    const others = [...this.byMethod.keys()].flatMap((m) => this.find(m, parts) ?? []);
+    return others.length ? { allowed: others.map((o) => o.route.method), routes: others.map((o) => o.route) } : undefined;
+  }
+
+  private find(method: string, parts: string[]): RouteMatch | undefined {
+    for (const compiled of this.byMethod.get(method) ?? []) {
+      const params = matchSegments(compiled.segments, parts);
+      if (params) return { route: compiled.route, params };
+    }
+    return undefined;
+  }
+}
+
+function specificity(r: CompiledRoute): number {
+  return r.segments.reduce<number>((n, s, i) => n + (typeof s === 'string' ? 2 ** (20 - i) : 0), 0);
+}
+
+function splitPath(path: string): string[] | undefined {
+  const parts = path.split('?')[0]!.split('/').filter(Boolean);
+  try {
+    return parts.map((p) => decodeURIComponent(p));
+  } catch {
+    return undefined;
+  }
+}
+
+function matchSegments(segments: CompiledRoute['segments'], parts: string[]): Record<string, string> | undefined {
+  if (segments.length !== parts.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < segments.length; i++) {
+    const seg = segments[i]!;
+    const part = parts[i]!;
+    if (typeof seg === 'string') {
+      if (seg !== part) return undefined;
+    } else {
+      params[seg.param] = part;
+    }
+  }
+  return params;
+}

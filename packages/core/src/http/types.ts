@@ -1,0 +1,47 @@
+/**
+ * The framework-neutral request and response. Adapters translate Express/Koa/Fastify requests into a
+ * `CoreRequest` and write a `CoreResponse` back; nothing in the core knows which framework is in front.
+ */
+
+export type RequestBody =
+  | { kind: 'none' }
+  /** The host's own body parser already produced a value (Express `req.body`, Koa `ctx.request.body`, …). */
+  | { kind: 'parsed'; value: unknown; contentType?: string }
+  /** Raw bytes as received; the core parses JSON itself. */
+  | { kind: 'raw'; text: string; contentType?: string };
+
+export interface CoreRequest {
+  /** Upper-case HTTP method. */
+  method: string;
+  /** Path below the mount prefix, starting with `/`, not decoded. */
+  path: string;
+  /** Query parameters as received, repeated keys kept, in order, decoded. */
+  query: ReadonlyArray<readonly [string, string]>;
+  /** Lower-case header names; repeated headers joined with ", ". */
+  headers: Readonly<Record<string, string | undefined>>;
+  body: RequestBody;
+  /** Aborted when the client goes away: long polls and streams stop early. */
+  signal?: AbortSignal;
+}
+
+/** A streamed body (Server-Sent Events). */
+export interface StreamBody {
+  /**
+   * Called once the adapter has sent the status and headers. Returns a function the adapter calls when the
+   * connection closes (from either side), so the stream can release its resources.
+   */
+  open(sink: StreamSink): () => void;
+}
+
+export interface StreamSink {
+  write(chunk: string): void;
+  end(): void;
+}
+
+export interface CoreResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** Serialised body; absent for 204/HEAD and for streams. */
+  body?: string;
+  stream?: StreamBody;
+}

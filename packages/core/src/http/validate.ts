@@ -1,0 +1,58 @@
+import type { TSchema } from '@sinclair/typebox';
+import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
+import { Value } from '@sinclair/typebox/value';
+import '../schemas/formats.js';
+import { addIssue, invalidRequest, type Issues } from './http-error.js';
+
+const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
+
+function checker(schema: TSchema): TypeCheck<TSchema> {
+  let check = compiled.get(schema);
+  if (!check) {
+    check = TypeCompiler.Compile(schema);
+    compiled.set(schema, check);
+  }
+  return check;
+}
+
+/** `/updates/0/flagKey` → `updates.0.flagKey`; the root is `""` (spec: dot notation). */
+export function dottedPath(pointer: string, prefix = ''): string {
+  const path = pointer
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .join('.');
+  return prefix && path ? `${prefix}.${path}` : prefix || path;
+}
+
+/** Validates `value`; throws a 400 `invalid_request` whose `issues` maps each field path to its messages. */
+export function validate<T>(schema: TSchema, value: unknown, what: string, prefix = ''): T {
+  const check = checker(schema);
+  if (check.Check(value)) return value as T;
+  const issues: Issues = {};
+  for (const error of check.Errors(value)) {
+    // Unions report every branch; one message per path is what a person can act on.
+    const path = dottedPath(error.path, prefix);
+    if (!issues[path]?.includes(error.message)) addIssue(issues, path, error.message);
+    if (Object.keys(issues).length >= 50) break;
+  }
+  throw invalidRequest(`Invalid ${what}`, issues);
+}
+
+/** Query pairs → object: a key sent once is a string, a key sent more than once an array of strings. */
+export function queryObject(pairs: ReadonlyArray<readonly [string, string]>): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [key, value] of pairs) {
+    const prev = out[key];
+    if (prev === undefined) out[key] = value;
+    else if (Array.isArray(prev)) prev.push(value);
+    else out[key] = [prev, value];
+  }
+  return out;
+}
+
+/** Converts query strings to the schema's numbers/booleans, then validates. */
+export function validateQuery<T>(schema: TSchema, pairs: ReadonlyArray<readonly [string, string]>): T {
+  const converted = Value.Convert(schema, queryObject(pairs));
+  return validate<T>(schema, converted, 'query parameters');
+}

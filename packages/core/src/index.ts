@@ -1,0 +1,19 @@
+export { createFlagmount, type Flagmount } from './create-flagmount.js';
+export * from './options.js';
+export { silentLogger, normalizeLogger, type Logger } from './logger.js';
+export { BOOTSTRAP_ORG_ID } from './bootstrap.js';
+
+export * from './storage/records.js';
+export * from './storage/port.js';
+export * from './storage/errors.js';
+
+export type { CoreRequest, CoreResponse, RequestBody, StreamBody, StreamSink } from './http/types.js';
+export { errorResponse, jsonResponse, type CoreHandler } from './http/handler.js';
+export type { RouteDefinition, AuthRequirement, Principal } from './http/route.js';
+export { HttpError, type ErrorCode, type Issues } from './http/http-error.js';
+export { ErrorBodySchema, type ErrorBody } from './schemas/error.js';
+export * from './adapter/index.js';
+
+export type { FeatureDefinition } from './snapshot/build-snapshot.js';
+export type { IngestBatch, EntityUpsert } from './ingestion/ingest-batch.js';
+export { FlagmountClient } from './client/flagmount-client.js';

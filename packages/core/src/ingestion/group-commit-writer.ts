@@ -1,0 +1,129 @@
+import type { Logger } from '../logger.js';
+import { notAvailable } from '../http/http-error.js';
+import type { Storage } from '../storage/port.js';
+import type { EntityFlagStatsRecord, FlagDailyStatsRecord } from '../storage/records.js';
+import { applyEntityUpserts } from './apply-entity-upserts.js';
+import { batchSize, mergeDailyStats, mergeEntityStats, type IngestBatch } from './ingest-batch.js';
+
+interface Pending {
+  batch: IngestBatch;
+  size: number;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+export interface GroupCommitOptions {
+  flushIntervalMs: number;
+  maxBatch: number;
+  maxQueue: number;
+}
+
+/**
+ * Group commit: concurrent ingestion requests wait a few milliseconds and are written in one transaction. Each
+ * request's promise resolves only after that transaction committed, so a 200 always means stored, and throughput
+ * scales with batch size rather than with fsyncs. The queue is bounded: beyond `maxQueue` items a request is
+ * refused at once (503) instead of growing memory.
+ */
+export class GroupCommitWriter {
+  private queue: Pending[] = [];
+  private queued = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly logger: Logger,
+    private readonly options: GroupCommitOptions,
+  ) {}
+
+  /** Resolves when the batch is committed; rejects with 503 when the queue is full or the store fails. */
+  submit(batch: IngestBatch): Promise<void> {
+    const size = batchSize(batch);
+    if (size === 0) return Promise.resolve();
+    if (this.closed) return Promise.reject(notAvailable('Flagmount is shutting down'));
+    if (this.queued + size > this.options.maxQueue) {
+      return Promise.reject(notAvailable('Ingestion queue is full, retry shortly'));
+    }
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ batch, size, resolve, reject });
+      this.queued += size;
+      if (this.queued >= this.options.maxBatch) void this.flush();
+      else this.schedule();
+    });
+  }
+
+  /** Writes everything queued; resolves when all of it is committed (or failed). */
+  async flush(): Promise<void> {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    while (this.flushing) await this.flushing;
+    if (!this.queue.length) return;
+    const pending = this.queue;
+    this.queue = [];
+    this.queued = 0;
+    this.flushing = this.write(pending).finally(() => {
+      this.flushing = undefined;
+    });
+    await this.flushing;
+    if (this.queue.length) this.schedule();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.flush();
+  }
+
+  private schedule(): void {
+    if (this.timer || this.flushing) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.flush();
+    }, this.options.flushIntervalMs);
+    this.timer.unref();
+  }
+
+  private async write(pending: Pending[]): Promise<void> {
+    const entityStats = new Map<string, EntityFlagStatsRecord>();
+    const dailyStats = new Map<string, FlagDailyStatsRecord>();
+    const merged: Required<IngestBatch> = {
+      entities: [],
+      memberships: [],
+      tracks: [],
+      checks: [],
+      prompts: [],
+      feedback: [],
+      entityStats: [],
+      dailyStats: [],
+    };
+    for (const { batch } of pending) {
+      if (batch.entities) merged.entities.push(...batch.entities);
+      if (batch.memberships) merged.memberships.push(...batch.memberships);
+      if (batch.tracks) merged.tracks.push(...batch.tracks);
+      if (batch.checks) merged.checks.push(...batch.checks);
+      if (batch.prompts) merged.prompts.push(...batch.prompts);
+      if (batch.feedback) merged.feedback.push(...batch.feedback);
+      if (batch.entityStats) mergeEntityStats(entityStats, batch.entityStats);
+      if (batch.dailyStats) mergeDailyStats(dailyStats, batch.dailyStats);
+    }
+    try {
+      await this.storage.transaction(async (tx) => {
+        if (merged.entities.length) await applyEntityUpserts(tx, merged.entities);
+        for (const m of merged.memberships) await tx.entities.addMembership(m);
+        if (merged.tracks.length) await tx.events.insertTracks(merged.tracks);
+        if (merged.checks.length) await tx.events.insertChecks(merged.checks);
+        if (merged.prompts.length) await tx.events.insertPromptEvents(merged.prompts);
+        for (const f of merged.feedback) await tx.feedback.put(f);
+        if (entityStats.size) await tx.stats.mergeEntityFlagStats([...entityStats.values()]);
+        if (dailyStats.size) await tx.stats.mergeFlagDailyStats([...dailyStats.values()]);
+      });
+      for (const p of pending) p.resolve();
+    } catch (error) {
+      this.logger.error('flagmount: ingestion batch failed', { error, requests: pending.length });
+      const refused = notAvailable('Could not store the data, retry shortly');
+      for (const p of pending) p.reject(refused);
+    }
+  }
+}

@@ -1,0 +1,100 @@
+import type { Logger } from './logger.js';
+import type { Storage } from './storage/port.js';
+import type { ManagementScope } from './storage/records.js';
+
+export type NotificationDestination = 'issueTrackerComment' | 'chat';
+
+export interface CorsOptions {
+  /** Allowed origins for the runtime routes: `'*'` reflects any origin (default), a list, or a predicate. */
+  origins?: '*' | string[] | ((origin: string) => boolean);
+  /** Send `Access-Control-Allow-Credentials: true` (default true: the browser SDK may send credentials). */
+  credentials?: boolean;
+  /** Also answer CORS for management routes (default false: the dashboard is same-origin). */
+  management?: boolean;
+}
+
+export interface BootstrapOptions {
+  /** The management key to create; generated when absent. */
+  managementKey?: string;
+  organizationName?: string;
+  appName?: string;
+  /** Fixed SDK keys (tests, reproducible demos); generated when absent. */
+  sdkKeys?: Partial<Record<'development' | 'production', { publishableKey?: string; secretKey?: string }>>;
+}
+
+export interface BootstrapResult {
+  created: boolean;
+  organizationId: string;
+  appId: string;
+  /** Present only when this call created the key (it is never readable again). */
+  managementKey?: string;
+  environments: Array<{ id: string; name: string; publishableKey: string; secretKey: string }>;
+}
+
+export interface FlagmountOptions {
+  storage: Storage;
+  logger?: Partial<Logger>;
+  /**
+   * Creates the organisation, an app with Development and Production environments, stages, the All segment and
+   * a management key with every scope, when the store is empty. Also on when `FLAGMOUNT_MANAGEMENT_KEY` is set.
+   */
+  bootstrap?: boolean | BootstrapOptions;
+  /** In-process client environment: id or name; default the environment with order 0 of the first app. */
+  environment?: string;
+  cors?: CorsOptions;
+  /** Largest request body read, in bytes (default 1 MiB). */
+  maxBodyBytes?: number;
+  /** Longest a `waitForVersion` request is held (default 5000 ms). */
+  waitForVersionTimeoutMs?: number;
+  sse?: { maxConnectionsPerEnvironment?: number; heartbeatMs?: number };
+  /** Webhook URL per notification destination; `defaults` are used when a targeting update omits the field. */
+  notifications?: Partial<Record<NotificationDestination, string>> & { defaults?: NotificationDestination[] };
+  ingestion?: { flushIntervalMs?: number; maxBatch?: number; maxQueue?: number };
+  /** Days without checks before `noRecentChecks`/`stale` (default 30). */
+  staleAfterDays?: number;
+  /** Which route groups the handler serves (default both). */
+  mount?: { management?: boolean; runtime?: boolean };
+  /** Serve the dashboard at `/ui` (default false). */
+  dashboard?: boolean;
+  /** Clock for tests. */
+  now?: () => Date;
+}
+
+export interface ResolvedOptions {
+  maxBodyBytes: number;
+  waitForVersionTimeoutMs: number;
+  sse: { maxConnectionsPerEnvironment: number; heartbeatMs: number };
+  notifications: Partial<Record<NotificationDestination, string>> & { defaults: NotificationDestination[] };
+  ingestion: { flushIntervalMs: number; maxBatch: number; maxQueue: number };
+  staleAfterDays: number;
+  mount: { management: boolean; runtime: boolean };
+  cors: Required<Pick<CorsOptions, 'credentials' | 'management'>> & { origins: NonNullable<CorsOptions['origins']> };
+  dashboard: boolean;
+}
+
+export const ALL_SCOPES: ManagementScope[] = ['read', 'write:flags', 'write:flag:targeting', 'write:entities', 'admin'];
+
+export function resolveOptions(options: FlagmountOptions): ResolvedOptions {
+  return {
+    maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
+    waitForVersionTimeoutMs: options.waitForVersionTimeoutMs ?? 5000,
+    sse: {
+      maxConnectionsPerEnvironment: options.sse?.maxConnectionsPerEnvironment ?? 1000,
+      heartbeatMs: options.sse?.heartbeatMs ?? 25_000,
+    },
+    notifications: { ...options.notifications, defaults: options.notifications?.defaults ?? [] },
+    ingestion: {
+      flushIntervalMs: options.ingestion?.flushIntervalMs ?? 5,
+      maxBatch: options.ingestion?.maxBatch ?? 2000,
+      maxQueue: options.ingestion?.maxQueue ?? 50_000,
+    },
+    staleAfterDays: options.staleAfterDays ?? 30,
+    mount: { management: options.mount?.management ?? true, runtime: options.mount?.runtime ?? true },
+    cors: {
+      origins: options.cors?.origins ?? '*',
+      credentials: options.cors?.credentials ?? true,
+      management: options.cors?.management ?? false,
+    },
+    dashboard: options.dashboard ?? false,
+  };
+}

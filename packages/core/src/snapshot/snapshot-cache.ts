@@ -1,0 +1,167 @@
+import type { Logger } from '../logger.js';
+import { sha256Hex } from '../security/secrets.js';
+import type { ChangeNotice, Storage } from '../storage/port.js';
+import type { EnvironmentRecord } from '../storage/records.js';
+import { EnvironmentState } from './environment-state.js';
+import { VersionWaiters } from './version-waiters.js';
+
+export interface SdkKeyMatch {
+  environment: EnvironmentRecord;
+  keyKind: 'publishable' | 'secret';
+}
+
+/**
+ * The compiled flag state of every environment, kept in memory and refreshed on change notices. Evaluation never
+ * touches the store: if the store goes away, the last snapshot keeps serving.
+ */
+export class SnapshotCache {
+  private readonly states = new Map<string, EnvironmentState>();
+  private readonly keyIndex = new Map<string, { envId: string; keyKind: 'publishable' | 'secret' }>();
+  private readonly loading = new Map<string, Promise<void>>();
+  private readonly dirty = new Set<string>();
+  private readonly waiters = new VersionWaiters();
+  private readonly listeners = new Set<(state: EnvironmentState) => void>();
+  private unsubscribe: (() => void) | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly logger: Logger,
+  ) {}
+
+  async start(): Promise<void> {
+    this.unsubscribe = this.storage.onChange((change) => this.onChange(change));
+    const environments = await this.storage.environments.listAll();
+    await Promise.all(environments.map((env) => this.reload(env.id)));
+  }
+
+  get(envId: string): EnvironmentState | undefined {
+    return this.states.get(envId);
+  }
+
+  all(): EnvironmentState[] {
+    return [...this.states.values()];
+  }
+
+  /** Resolves an SDK key to its environment; hashing first keeps lookups independent of the key's content. */
+  resolveSdkKey(key: string): SdkKeyMatch | undefined {
+    const hit = this.keyIndex.get(sha256Hex(key));
+    const state = hit && this.states.get(hit.envId);
+    return state ? { environment: state.environment, keyKind: hit.keyKind } : undefined;
+  }
+
+  /** Called with each new state (SSE push, in-process client events). */
+  onUpdate(listener: (state: EnvironmentState) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Resolves once the environment's snapshot has version ≥ `version`, or after `timeoutMs` / abort. */
+  async waitForVersion(envId: string, version: number, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    const current = this.states.get(envId)?.version ?? -1;
+    if (current >= version) return;
+    // The notice may not have reached us (another replica, a lost NOTIFY): look at the store once as well.
+    void this.reload(envId);
+    await this.waiters.wait(envId, version, timeoutMs, signal);
+  }
+
+  /** Reloads now (coalesced): used after this process's own commits so the writer reads its writes. */
+  reload(envId: string): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    const running = this.loading.get(envId);
+    if (running) {
+      this.dirty.add(envId);
+      return running;
+    }
+    const task = this.load(envId).finally(() => {
+      this.loading.delete(envId);
+      if (this.dirty.delete(envId)) void this.reload(envId);
+    });
+    this.loading.set(envId, task);
+    return task;
+  }
+
+  close(): void {
+    this.closed = true;
+    this.unsubscribe?.();
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.waiters.releaseAll();
+    this.listeners.clear();
+  }
+
+  private onChange(change: ChangeNotice): void {
+    const current = this.states.get(change.envId);
+    // Equal versions still reload: key rotation and renames publish the unchanged version.
+    if (current && current.version > change.version) return;
+    void this.reload(change.envId);
+  }
+
+  private async load(envId: string): Promise<void> {
+    try {
+      // The version is read first, so the rows read after it are never older than the version they are served as.
+      const environment = await this.storage.environments.get(envId);
+      if (!environment) {
+        this.drop(envId);
+        return;
+      }
+      const [flags, targeting, specificTargets, segments, stages] = await Promise.all([
+        this.storage.flags.listByApp(environment.appId),
+        this.storage.targeting.listByEnv(envId),
+        this.storage.specificTargets.listByEnv(envId),
+        this.storage.segments.listByApp(environment.appId),
+        this.storage.stages.listByApp(environment.appId),
+      ]);
+      if (this.closed) return;
+      const previous = this.states.get(envId);
+      if (previous && previous.version > environment.flagStateVersion) return;
+      const state = new EnvironmentState({ environment, flags, targeting, specificTargets, segments, stages });
+      this.states.set(envId, state);
+      this.indexKeys(previous?.environment, environment);
+      this.waiters.advance(envId, state.version);
+      if (!previous || previous.version !== state.version) {
+        for (const listener of this.listeners) {
+          try {
+            listener(state);
+          } catch (error) {
+            this.logger.error('flagmount: snapshot listener failed', { error });
+          }
+        }
+      }
+    } catch (error) {
+      // Keep serving the last snapshot; try again shortly (the store may be briefly unavailable).
+      this.logger.warn('flagmount: could not load flag snapshot, serving the previous one', { envId, error });
+      this.dirty.add(envId);
+      this.scheduleRetry();
+    }
+  }
+
+  private scheduleRetry(): void {
+    if (this.retryTimer || this.closed) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      for (const envId of [...this.dirty]) {
+        this.dirty.delete(envId);
+        void this.reload(envId);
+      }
+    }, 1000);
+    this.retryTimer.unref();
+  }
+
+  private indexKeys(previous: EnvironmentRecord | undefined, next: EnvironmentRecord): void {
+    if (previous) {
+      this.keyIndex.delete(sha256Hex(previous.publishableKey));
+      this.keyIndex.delete(sha256Hex(previous.secretKey));
+    }
+    this.keyIndex.set(sha256Hex(next.publishableKey), { envId: next.id, keyKind: 'publishable' });
+    this.keyIndex.set(sha256Hex(next.secretKey), { envId: next.id, keyKind: 'secret' });
+  }
+
+  private drop(envId: string): void {
+    const state = this.states.get(envId);
+    if (!state) return;
+    this.states.delete(envId);
+    this.keyIndex.delete(sha256Hex(state.environment.publishableKey));
+    this.keyIndex.delete(sha256Hex(state.environment.secretKey));
+  }
+}

@@ -1,0 +1,265 @@
+import type {
+  AppRecord,
+  AuditRecord,
+  CheckEventRecord,
+  EntityFlagStatsRecord,
+  EntityRecord,
+  EntityType,
+  EnvironmentRecord,
+  FeedbackRecord,
+  FlagDailyStatsRecord,
+  FlagRecord,
+  FlagTargetingRecord,
+  ManagementKeyRecord,
+  MemberRecord,
+  MembershipRecord,
+  OrganizationRecord,
+  PromptEventRecord,
+  SegmentRecord,
+  SpecificTargetRecord,
+  StageRecord,
+  TrackEventRecord,
+} from './records.js';
+
+/**
+ * The storage port. Every store (memory, SQLite, Postgres, a user's own) implements exactly this and passes
+ * `@flagmount/storage-conformance`. It is deliberately narrow: no query builder, no business rules. The core
+ * decides *what* to write; a store only guarantees *how* (atomically, durably, in order).
+ *
+ * Rules every store keeps (the conformance suite checks each):
+ * - `get*` resolves `undefined` for a missing row; `update*` of a missing row resolves `false`.
+ * - `insert*` of a row whose unique key exists rejects with a `ConflictError`.
+ * - Everything inside `transaction(fn)` commits together or, if `fn` rejects, not at all.
+ * - Transactions are serialisable with respect to each other: `environments.bumpVersion` never loses an increment,
+ *   whatever the concurrency (several processes too, for a shared database).
+ * - A change published inside a transaction reaches `onChange` listeners only after the commit, and is dropped
+ *   on rollback. A store shared by several processes delivers it to listeners in every process.
+ * - Lists come back in a stable order (documented per method).
+ */
+
+export type Patch<T, K extends keyof T> = Partial<Omit<T, K>>;
+
+export interface OrganizationRepository {
+  get(id: string): Promise<OrganizationRecord | undefined>;
+  /** By creation time, then id. */
+  list(): Promise<OrganizationRecord[]>;
+  insert(row: OrganizationRecord): Promise<void>;
+  update(id: string, patch: Patch<OrganizationRecord, 'id' | 'createdAt'>): Promise<boolean>;
+}
+
+export interface AppRepository {
+  get(id: string): Promise<AppRecord | undefined>;
+  /** By creation time, then id; all organisations when `orgId` is omitted. */
+  list(filter?: { orgId?: string }): Promise<AppRecord[]>;
+  insert(row: AppRecord): Promise<void>;
+  update(id: string, patch: Patch<AppRecord, 'id' | 'orgId' | 'createdAt'>): Promise<boolean>;
+}
+
+export interface EnvironmentRepository {
+  get(id: string): Promise<EnvironmentRecord | undefined>;
+  /** By `order`, then id. */
+  listByApp(appId: string): Promise<EnvironmentRecord[]>;
+  /** Every environment of every app, by app then order: used to poll versions and to load all snapshots. */
+  listAll(): Promise<EnvironmentRecord[]>;
+  /** The environment whose publishable or secret key equals `key` exactly. */
+  getBySdkKey(key: string): Promise<EnvironmentRecord | undefined>;
+  insert(row: EnvironmentRecord): Promise<void>;
+  update(
+    id: string,
+    patch: Patch<EnvironmentRecord, 'id' | 'appId' | 'createdAt' | 'flagStateVersion'>,
+  ): Promise<boolean>;
+  /** Atomically adds 1 to `flagStateVersion` and resolves the new value; rejects with NotFoundError if missing. */
+  bumpVersion(id: string): Promise<number>;
+}
+
+export interface StageRepository {
+  get(id: string): Promise<StageRecord | undefined>;
+  /** By `order`, then id. */
+  listByApp(appId: string): Promise<StageRecord[]>;
+  insert(row: StageRecord): Promise<void>;
+  update(id: string, patch: Patch<StageRecord, 'id' | 'appId'>): Promise<boolean>;
+  delete(id: string): Promise<boolean>;
+}
+
+export interface SegmentRepository {
+  get(id: string): Promise<SegmentRecord | undefined>;
+  /** By creation time, then id. */
+  listByApp(appId: string): Promise<SegmentRecord[]>;
+  insert(row: SegmentRecord): Promise<void>;
+  update(id: string, patch: Patch<SegmentRecord, 'id' | 'appId' | 'createdAt'>): Promise<boolean>;
+  delete(id: string): Promise<boolean>;
+}
+
+export interface MemberRepository {
+  get(id: string): Promise<MemberRecord | undefined>;
+  /** By name, then id. */
+  listByOrg(orgId: string): Promise<MemberRecord[]>;
+  /** Inserts or replaces the whole row. */
+  upsert(row: MemberRecord): Promise<void>;
+}
+
+export interface FlagRepository {
+  get(id: string): Promise<FlagRecord | undefined>;
+  getByKey(appId: string, key: string): Promise<FlagRecord | undefined>;
+  /** By creation time, then id. Unique key: (appId, key). */
+  listByApp(appId: string): Promise<FlagRecord[]>;
+  insert(row: FlagRecord): Promise<void>;
+  update(id: string, patch: Patch<FlagRecord, 'id' | 'appId' | 'key' | 'createdAt'>): Promise<boolean>;
+}
+
+export interface TargetingRepository {
+  get(flagId: string, envId: string): Promise<FlagTargetingRecord | undefined>;
+  /** Every flag's targeting in one environment, by flagId. */
+  listByEnv(envId: string): Promise<FlagTargetingRecord[]>;
+  /** Inserts or replaces the row of (flagId, envId). */
+  put(row: FlagTargetingRecord): Promise<void>;
+}
+
+export interface SpecificTargetRepository {
+  /** Every override in an environment, by flagId, entityType, entityId. */
+  listByEnv(envId: string): Promise<SpecificTargetRecord[]>;
+  /** The overrides of one entity, by flagId. */
+  listForEntity(envId: string, entityType: EntityType, entityId: string): Promise<SpecificTargetRecord[]>;
+  /** Resolves false when the override already existed (nothing changed). */
+  add(row: SpecificTargetRecord): Promise<boolean>;
+  /** Resolves false when there was no such override. */
+  remove(flagId: string, envId: string, entityType: EntityType, entityId: string): Promise<boolean>;
+}
+
+export interface EntityRepository {
+  get(envId: string, type: EntityType, id: string): Promise<EntityRecord | undefined>;
+  /** Many at once (remote context, batches); missing ones are simply absent from the result. */
+  getMany(envId: string, type: EntityType, ids: string[]): Promise<EntityRecord[]>;
+  /** Inserts or replaces the whole row (the core merges attributes before calling). */
+  put(row: EntityRecord): Promise<void>;
+  /** Deletes the entity, its memberships, its overrides and its stats. Resolves false when it did not exist. */
+  delete(envId: string, type: EntityType, id: string): Promise<boolean>;
+  /** Idempotent. */
+  addMembership(row: MembershipRecord): Promise<void>;
+  /** User ids of a company, ascending. */
+  listCompanyUsers(envId: string, companyId: string): Promise<string[]>;
+  /** Company ids of a user, ascending. */
+  listUserCompanies(envId: string, userId: string): Promise<string[]>;
+}
+
+export interface EventRepository {
+  insertTracks(rows: TrackEventRecord[]): Promise<void>;
+  insertChecks(rows: CheckEventRecord[]): Promise<void>;
+  insertPromptEvents(rows: PromptEventRecord[]): Promise<void>;
+  /** Rows in insertion order; for exports and tests, bounded by `limit`. */
+  listTracks(envId: string, limit: number): Promise<TrackEventRecord[]>;
+  listChecks(envId: string, limit: number): Promise<CheckEventRecord[]>;
+  listPromptEvents(envId: string, limit: number): Promise<PromptEventRecord[]>;
+}
+
+export interface FeedbackRepository {
+  get(envId: string, id: string): Promise<FeedbackRecord | undefined>;
+  /** Inserts or replaces the row of (envId, id). */
+  put(row: FeedbackRecord): Promise<void>;
+  /** Newest first. */
+  listByEnv(envId: string, limit: number): Promise<FeedbackRecord[]>;
+}
+
+export interface StatsRepository {
+  /** Merges each delta into its row (counts add; first* earliest non-null; last* latest non-null). */
+  mergeEntityFlagStats(deltas: EntityFlagStatsRecord[]): Promise<void>;
+  /** By flagKey. */
+  listEntityFlagStats(envId: string, entityType: EntityType, entityId: string): Promise<EntityFlagStatsRecord[]>;
+  /** Same merge rule, per (envId, flagKey, day). */
+  mergeFlagDailyStats(deltas: FlagDailyStatsRecord[]): Promise<void>;
+  /** Rows of the given environments from `sinceDay` (inclusive), by envId, flagKey, day. */
+  listFlagDailyStats(envIds: string[], sinceDay: string): Promise<FlagDailyStatsRecord[]>;
+  /** Latest check/track per flag over all time, per environment (rows with checkCount/trackCount summed). */
+  listFlagTotals(envIds: string[]): Promise<FlagDailyStatsRecord[]>;
+}
+
+export interface AuditRepository {
+  insert(row: AuditRecord): Promise<void>;
+  /** Newest first; `before` is an exclusive cursor on (createdAt, id) as returned by a previous page. */
+  list(filter: { orgId: string; appId?: string; limit: number; before?: { createdAt: string; id: string } }): Promise<
+    AuditRecord[]
+  >;
+}
+
+export interface ManagementKeyRepository {
+  get(id: string): Promise<ManagementKeyRecord | undefined>;
+  getByHash(hash: string): Promise<ManagementKeyRecord | undefined>;
+  /** By creation time, then id. */
+  listByOrg(orgId: string): Promise<ManagementKeyRecord[]>;
+  insert(row: ManagementKeyRecord): Promise<void>;
+  update(id: string, patch: Patch<ManagementKeyRecord, 'id' | 'orgId' | 'hash' | 'createdAt'>): Promise<boolean>;
+}
+
+export interface Repositories {
+  readonly organizations: OrganizationRepository;
+  readonly apps: AppRepository;
+  readonly environments: EnvironmentRepository;
+  readonly stages: StageRepository;
+  readonly segments: SegmentRepository;
+  readonly members: MemberRepository;
+  readonly flags: FlagRepository;
+  readonly targeting: TargetingRepository;
+  readonly specificTargets: SpecificTargetRepository;
+  readonly entities: EntityRepository;
+  readonly events: EventRepository;
+  readonly feedback: FeedbackRepository;
+  readonly stats: StatsRepository;
+  readonly audit: AuditRepository;
+  readonly managementKeys: ManagementKeyRepository;
+}
+
+/** A flag-state change: environment `envId` now has `flagStateVersion` = `version`. */
+export interface ChangeNotice {
+  envId: string;
+  version: number;
+}
+
+export type ChangeListener = (change: ChangeNotice) => void;
+
+export interface Transaction extends Repositories {
+  /** Queues a change notice, delivered to every process's `onChange` listeners after (and only if) commit. */
+  publishChange(envId: string, version: number): void;
+}
+
+export interface Storage extends Repositories {
+  /** A short name for logs: 'memory', 'sqlite', 'postgres', …. */
+  readonly kind: string;
+  /** Creates or upgrades the schema. Idempotent; safe to run from several processes at once. */
+  migrate(): Promise<void>;
+  transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
+  /** Subscribes to committed changes (from this process and, for shared stores, from others). */
+  onChange(listener: ChangeListener): () => void;
+  /** Publishes a notice outside a transaction (e.g. after a restore); most code publishes through `Transaction`. */
+  publishChange(envId: string, version: number): Promise<void>;
+  /** Every row of every table, in a stable order: for backups, tests and "nothing changed" checks. */
+  dump(): Promise<StorageDump>;
+  /** Stops timers and listeners and closes connections. Idempotent. */
+  close(): Promise<void>;
+}
+
+export type StorageDump = Record<string, unknown[]>;
+
+export const REPOSITORY_NAMES = [
+  'organizations',
+  'apps',
+  'environments',
+  'stages',
+  'segments',
+  'members',
+  'flags',
+  'targeting',
+  'specificTargets',
+  'entities',
+  'events',
+  'feedback',
+  'stats',
+  'audit',
+  'managementKeys',
+] as const satisfies ReadonlyArray<keyof Repositories>;
+
+/** The repositories of a store or transaction as a plain object (for wrapping without prototype tricks). */
+export function repositoriesOf(source: Repositories): Repositories {
+  const out: Partial<Record<keyof Repositories, unknown>> = {};
+  for (const name of REPOSITORY_NAMES) out[name] = source[name];
+  return out as unknown as Repositories;
+}

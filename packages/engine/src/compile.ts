@@ -1,0 +1,149 @@
+import type {
+  CompiledSnapshot,
+  ConfigEvaluation,
+  EnvironmentSnapshot,
+  EvaluationContext,
+  FlagDefinition,
+  FlagEvaluation,
+} from './evaluation.js';
+import { compileFilter } from './targeting/compile-filter.js';
+import { newScope, type CompiledFilter, type Scope } from './targeting/scope.js';
+
+interface CompiledVariant {
+  key: string;
+  payload: unknown;
+}
+
+interface CompiledFlag {
+  key: string;
+  evaluate(scope: Scope): FlagEvaluation;
+}
+
+const EMPTY_CONTEXT: EvaluationContext = Object.freeze({});
+
+/**
+ * Evaluate every rule, as the library does (no early exit across rules: each result is reported). A rule hit by
+ * an array error does not match even when a negation would turn its `false` into `true` (runtime spec, errors).
+ */
+function runRules(rules: readonly CompiledFilter[], scope: Scope, results: boolean[]): number {
+  let first = -1;
+  for (let i = 0; i < rules.length; i++) {
+    scope.ruleFailed = false;
+    const matched = rules[i]!(scope) && !scope.ruleFailed;
+    results.push(matched);
+    if (matched && first < 0) first = i;
+  }
+  return first;
+}
+
+function frozenCopy(payload: unknown): unknown {
+  if (payload === undefined) return null;
+  if (typeof payload !== 'object' || payload === null) return payload;
+  // Every evaluation hands out the same payload: a caller mutating it must not change the next answer.
+  let copy: unknown;
+  try {
+    copy = structuredClone(payload);
+  } catch {
+    return payload;
+  }
+  return deepFreeze(copy);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  }
+  return value;
+}
+
+function compileFlag(definition: FlagDefinition): CompiledFlag {
+  const key = definition.key;
+  const targetingVersion = definition.targetingVersion;
+  const rules = (Array.isArray(definition.rules) ? definition.rules : []).map((rule) =>
+    compileFilter(rule?.filter, key),
+  );
+  const variants = Array.isArray(definition.config?.variants) ? definition.config.variants : [];
+  const configVersion = definition.config?.version ?? 0;
+  const variantFilters = variants.map((variant) => compileFilter(variant?.filter, key));
+  const variantValues: CompiledVariant[] = variants.map((variant) => ({
+    key: variant.key,
+    payload: frozenCopy(variant.payload),
+  }));
+
+  function evaluateConfig(scope: Scope): ConfigEvaluation {
+    scope.missing = null;
+    scope.errors = null;
+    const results: boolean[] = [];
+    const selected = runRules(variantFilters, scope, results);
+    const variant = selected >= 0 ? variantValues[selected]! : undefined;
+    return {
+      key: variant ? variant.key : null,
+      version: configVersion,
+      payload: variant ? variant.payload : null,
+      ruleEvaluationResults: results,
+      evaluationErrors: scope.errors ?? [],
+      missingContextFields: scope.missing ?? [],
+    };
+  }
+
+  return {
+    key,
+    evaluate(scope) {
+      scope.missing = null;
+      scope.errors = null;
+      const results: boolean[] = [];
+      const matched = runRules(rules, scope, results);
+      const evaluation: FlagEvaluation = {
+        key,
+        isEnabled: matched >= 0,
+        targetingVersion,
+        ruleEvaluationResults: results,
+        evaluationErrors: scope.errors ?? [],
+        missingContextFields: scope.missing ?? [],
+        config: undefined,
+      };
+      if (variantFilters.length > 0) evaluation.config = evaluateConfig(scope);
+      return evaluation;
+    },
+  };
+}
+
+function contextObject(context: EvaluationContext | null | undefined): object {
+  return typeof context === 'object' && context !== null ? context : EMPTY_CONTEXT;
+}
+
+/**
+ * Compile a snapshot once: filters become closures with their field paths resolved, so an evaluation only reads
+ * the context and compares. When a key appears twice, the later definition wins.
+ */
+export function compileSnapshot(snapshot: EnvironmentSnapshot): CompiledSnapshot {
+  const flags = new Map<string, CompiledFlag>();
+  for (const definition of snapshot.flags ?? []) flags.set(definition.key, compileFlag(definition));
+  const list = [...flags.values()];
+  const keys = Object.freeze(list.map((flag) => flag.key));
+
+  return {
+    flagStateVersion: snapshot.flagStateVersion,
+    keys,
+    has: (flagKey) => flags.has(flagKey),
+    evaluate(flagKey, context) {
+      const flag = flags.get(flagKey);
+      return flag ? flag.evaluate(newScope(contextObject(context))) : undefined;
+    },
+    evaluateAll(context) {
+      const scope = newScope(contextObject(context));
+      const result: Record<string, FlagEvaluation> = {};
+      for (const flag of list) {
+        const evaluation = flag.evaluate(scope);
+        // A flag called "__proto__" must be an entry, not the object's prototype.
+        if (flag.key === '__proto__') {
+          Object.defineProperty(result, flag.key, { value: evaluation, enumerable: true, writable: true, configurable: true });
+        } else {
+          result[flag.key] = evaluation;
+        }
+      }
+      return result;
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import type { ConfigVariant, TargetingRule } from './schema/filter.js';
+
+/** The runtime spec's context; other top-level members are evaluated too, as Reflag's library does. */
+export interface EvaluationContext {
+  user?: Record<string, unknown>;
+  company?: Record<string, unknown>;
+  other?: Record<string, unknown>;
+  [k: string]: unknown;
+}
+
+export interface FlagDefinition {
+  key: string;
+  targetingVersion: number;
+  rules: TargetingRule[];
+  config?: { version: number; variants: ConfigVariant[] };
+}
+
+export interface EnvironmentSnapshot {
+  flagStateVersion: number;
+  flags: FlagDefinition[];
+}
+
+export type EvaluationErrorCode = 'MISSING_CONTEXT_FIELD' | 'UNSUPPORTED_ARRAY_OPERATOR';
+
+export interface EvaluationError {
+  code: EvaluationErrorCode;
+  field: string;
+  /** A context operator, or `rolloutPercentage` when the field is a rollout attribute. */
+  operator: string;
+  message: string;
+}
+
+export interface ConfigEvaluation {
+  /** Key of the first variant whose filter matched; null when none did. */
+  key: string | null;
+  version: number;
+  /** Payload of the selected variant; null when none matched. Frozen: it is shared by every evaluation. */
+  payload: unknown;
+  /** One entry per variant, in order: every variant is evaluated, as in Reflag's node SDK. */
+  ruleEvaluationResults: boolean[];
+  evaluationErrors: EvaluationError[];
+  missingContextFields: string[];
+}
+
+export interface FlagEvaluation {
+  key: string;
+  isEnabled: boolean;
+  targetingVersion: number;
+  ruleEvaluationResults: boolean[];
+  evaluationErrors: EvaluationError[];
+  missingContextFields: string[];
+  /** Undefined when the flag has no config variants. */
+  config: ConfigEvaluation | undefined;
+}
+
+export interface CompiledSnapshot {
+  readonly flagStateVersion: number;
+  readonly keys: readonly string[];
+  has(flagKey: string): boolean;
+  evaluate(flagKey: string, context: EvaluationContext): FlagEvaluation | undefined;
+  evaluateAll(context: EvaluationContext): Record<string, FlagEvaluation>;
+}

@@ -1,0 +1,21 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import type { DdlFlavour } from '../dialect.js';
+import { initialMigration } from './0001_initial.js';
+
+/**
+ * The migrations, in order. Names sort in application order (Kysely's Migrator sorts them); a new migration gets
+ * the next number and is never edited once released.
+ */
+export function migrationProvider(ddl: DdlFlavour): MigrationProvider {
+  return {
+    async getMigrations(): Promise<Record<string, Migration>> {
+      return {
+        '0001_initial': initialMigration(ddl),
+      };
+    },
+  };
+}
+
+/** Kysely's default names would collide with a host application's own Kysely migrations in the same database. */
+export const MIGRATION_TABLE = 'flagmount_migration';
+export const MIGRATION_LOCK_TABLE = 'flagmount_migration_lock';

@@ -1,0 +1,54 @@
+import type { SpecificTargetRepository } from '@flagmount/core';
+import { codecs } from '../codecs.js';
+import { affected, type RepoContext } from './context.js';
+
+const codec = codecs.specificTargets;
+
+export function specificTargetRepository(ctx: RepoContext): SpecificTargetRepository {
+  return {
+    async listByEnv(envId) {
+      const rows = await ctx
+        .db()
+        .selectFrom('specific_targets')
+        .selectAll()
+        .where('env_id', '=', envId)
+        .orderBy('flag_id')
+        .orderBy('entity_type')
+        .orderBy('entity_id')
+        .execute();
+      return rows.map((row) => codec.decode(row));
+    },
+    async listForEntity(envId, entityType, entityId) {
+      const rows = await ctx
+        .db()
+        .selectFrom('specific_targets')
+        .selectAll()
+        .where('env_id', '=', envId)
+        .where('entity_type', '=', entityType)
+        .where('entity_id', '=', entityId)
+        .orderBy('flag_id')
+        .execute();
+      return rows.map((row) => codec.decode(row));
+    },
+    async add(row) {
+      const result = await ctx
+        .db()
+        .insertInto('specific_targets')
+        .values(codec.encode(row, ctx.enc))
+        .onConflict((oc) => oc.columns(['env_id', 'flag_id', 'entity_type', 'entity_id']).doNothing())
+        .executeTakeFirst();
+      return affected(result) > 0;
+    },
+    async remove(flagId, envId, entityType, entityId) {
+      const result = await ctx
+        .db()
+        .deleteFrom('specific_targets')
+        .where('env_id', '=', envId)
+        .where('flag_id', '=', flagId)
+        .where('entity_type', '=', entityType)
+        .where('entity_id', '=', entityId)
+        .executeTakeFirst();
+      return affected(result) > 0;
+    },
+  };
+}

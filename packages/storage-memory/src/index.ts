@@ -1,0 +1,1 @@
+export { memoryStorage, type MemoryStorageOptions } from './storage.js';
