@@ -12,6 +12,7 @@ const alias = {
   '@flagmount/storage-sqlite': src('./packages/storage-sqlite/src/index.ts'),
   '@flagmount/storage-postgres': src('./packages/storage-postgres/src/index.ts'),
   '@flagmount/storage-conformance': src('./packages/storage-conformance/src/index.ts'),
+  '@flagmount/openfeature': src('./packages/openfeature/src/index.ts'),
   '@flagmount/express': src('./adapters/express/src/index.ts'),
   '@flagmount/koa': src('./adapters/koa/src/index.ts'),
   '@flagmount/fastify': src('./adapters/fastify/src/index.ts'),
@@ -20,6 +21,7 @@ const alias = {
 export default defineConfig({
   resolve: { alias },
   test: {
+    reporters: ['default', './test/support/summary-reporter.ts'],
     projects: [
       {
         resolve: { alias },

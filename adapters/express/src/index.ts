@@ -1,23 +1,14 @@
-import {
-  createMount,
-  disconnectSignal,
-  errorResponse,
-  HttpError,
-  nodeRequestBody,
-  pathBelow,
-  sendNodeResponse,
-  toCoreRequest,
-  unreadableRequestResponse,
-  type Flagmount,
-  type MountOptions,
-} from '@flagmount/core';
+import { createMount, handleNodeRequest, pathBelow, sendNodeResponse, type Flagmount, type MountOptions } from '@flagmount/core';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
 export type FlagmountExpressOptions = MountOptions;
 
 /**
- * Express middleware serving Flagmount: `app.use('/flags', flagmountExpress(instance))`. Express strips the
- * mount path from `req.url`; `options.prefix` is only for hosts that mount it at the root.
+ * Express (4 and 5) middleware serving Flagmount: `app.use('/flags', flagmountExpress(instance))`. Express strips
+ * the mount path from `req.url`; `options.prefix` is only for hosts that mount it at the root.
+ *
+ * Mount it before the host's body parser when you can: a parser that runs first and fails (broken JSON, its own
+ * size limit) answers with the host's error page instead of Flagmount's error body. A body it parsed is used.
  */
 export function flagmountExpress(instance: Flagmount, options: FlagmountExpressOptions = {}): RequestHandler {
   const mount = createMount(instance, options);
@@ -27,21 +18,9 @@ export function flagmountExpress(instance: Flagmount, options: FlagmountExpressO
       next();
       return;
     }
-    serve(req, res, below).catch(() => {
-      // The core handler never rejects; this only guards the translation itself.
-      sendNodeResponse(res, errorResponse(new HttpError(500, 'unknown_error', 'Unexpected error')));
-    });
+    // Never rejects (see handleNodeRequest): nothing reaches Express's error handler.
+    void handleNodeRequest(mount, req, res, below, { parsed: (req as { body?: unknown }).body }).then((response) =>
+      sendNodeResponse(res, response),
+    );
   };
-
-  async function serve(req: Request, res: Response, pathAndQuery: string): Promise<void> {
-    let body;
-    try {
-      body = await nodeRequestBody(req, (req as { body?: unknown }).body, mount.maxBodyBytes);
-    } catch (error) {
-      sendNodeResponse(res, unreadableRequestResponse(error));
-      return;
-    }
-    const response = await mount.handle(toCoreRequest(req, pathAndQuery, body, disconnectSignal(req, res)));
-    sendNodeResponse(res, response);
-  }
 }

@@ -1,5 +1,6 @@
 import { bootstrap as runBootstrap } from './bootstrap.js';
 import { FlagmountClient } from './client/flagmount-client.js';
+import { dashboardApiRoutes, dashboardRoutes } from './dashboard/routes.js';
 import { createHandler, type CoreHandler } from './http/handler.js';
 import type { RouteDefinition } from './http/route.js';
 import { GroupCommitWriter } from './ingestion/group-commit-writer.js';
@@ -7,6 +8,8 @@ import { normalizeLogger } from './logger.js';
 import { managementRoutes } from './management/routes.js';
 import { Notifier } from './management/notifications/notifier.js';
 import { resolveOptions, type BootstrapResult, type FlagmountOptions } from './options.js';
+import { ofrepRoutes } from './ofrep/routes.js';
+import { openApiRoute } from './openapi/route.js';
 import { runtimeRoutes } from './runtime/routes.js';
 import { StreamHub } from './runtime/sse/stream-hub.js';
 import type { Services } from './services.js';
@@ -59,9 +62,12 @@ export async function createFlagmount(options: FlagmountOptions): Promise<Flagmo
     notifier: new Notifier(resolved.notifications, logger),
   };
 
-  const routes = [
-    ...(resolved.mount.management ? managementRoutes : []),
-    ...(resolved.mount.runtime ? runtimeRoutes : []),
+  const routes: RouteDefinition[] = [
+    ...(resolved.mount.management ? [...managementRoutes, ...dashboardApiRoutes] : []),
+    ...(resolved.mount.runtime ? [...runtimeRoutes, ...ofrepRoutes] : []),
+    // The UI calls the management API on its own mount, so it is served only beside it.
+    ...(resolved.dashboard && resolved.mount.management ? dashboardRoutes : []),
+    openApiRoute(() => routes),
   ];
   const handler = createHandler(services, routes);
   const clients = new Map<string, FlagmountClient>();

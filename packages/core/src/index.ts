@@ -17,3 +17,6 @@ export * from './adapter/index.js';
 export type { FeatureDefinition } from './snapshot/build-snapshot.js';
 export type { IngestBatch, EntityUpsert } from './ingestion/ingest-batch.js';
 export { FlagmountClient } from './client/flagmount-client.js';
+export { toFlagmountContext, InvalidContextError } from './ofrep/context.js';
+export { ofrepRoutes } from './ofrep/routes.js';
+export { buildOpenApiDocument, documented, type OperationDoc, type ResponseDoc } from './openapi/index.js';

@@ -21,7 +21,10 @@ import type {
   StageRecord,
   TrackEventRecord,
 } from '@flagmount/core';
-import type { Filter, TargetingRule } from '@flagmount/engine';
+
+/** Filter and rule shapes, through core's records (so this package needs only `@flagmount/core`). */
+export type Filter = SegmentRecord['filter'];
+export type TargetingRule = FlagTargetingRecord['rules'][number];
 
 /**
  * Builders of valid records. Every builder takes overrides; fields that must be unique (SDK keys, key hashes,
@@ -30,6 +33,9 @@ import type { Filter, TargetingRule } from '@flagmount/engine';
  */
 
 const EPOCH = Date.UTC(2024, 0, 1);
+
+/** Builders hand out deep copies: mutating one record never changes another, nor the samples. */
+const fresh = <T>(record: T): T => structuredClone(record);
 
 /** An ISO timestamp `seconds` after 2024-01-01T00:00:00.000Z, in the canonical `toISOString()` form. */
 export function at(seconds: number): string {
@@ -68,16 +74,16 @@ export const sampleAttributes: Record<string, unknown> = {
 };
 
 export function organization(o: Partial<OrganizationRecord> = {}): OrganizationRecord {
-  return { id: 'org_a', name: 'Acme', createdAt: at(0), ...o };
+  return fresh({ id: 'org_a', name: 'Acme', createdAt: at(0), ...o });
 }
 
 export function app(o: Partial<AppRecord> = {}): AppRecord {
-  return { id: 'app_a', orgId: 'org_a', name: 'Web', demo: false, flagKeyFormat: 'custom', createdAt: at(0), ...o };
+  return fresh({ id: 'app_a', orgId: 'org_a', name: 'Web', demo: false, flagKeyFormat: 'custom', createdAt: at(0), ...o });
 }
 
 export function environment(o: Partial<EnvironmentRecord> = {}): EnvironmentRecord {
   const id = o.id ?? 'env_a';
-  return {
+  return fresh({
     id,
     appId: 'app_a',
     name: 'Development',
@@ -88,15 +94,15 @@ export function environment(o: Partial<EnvironmentRecord> = {}): EnvironmentReco
     secretKey: `sec_${id}_0123456789abcdefghijklmn`,
     createdAt: at(0),
     ...o,
-  };
+  });
 }
 
 export function stage(o: Partial<StageRecord> = {}): StageRecord {
-  return { id: 'stage_a', appId: 'app_a', name: 'In development', color: '#336699', order: 0, ...o };
+  return fresh({ id: 'stage_a', appId: 'app_a', name: 'In development', color: '#336699', order: 0, ...o });
 }
 
 export function segment(o: Partial<SegmentRecord> = {}): SegmentRecord {
-  return {
+  return fresh({
     id: 'seg_a',
     appId: 'app_a',
     name: 'Paying',
@@ -105,16 +111,16 @@ export function segment(o: Partial<SegmentRecord> = {}): SegmentRecord {
     createdAt: at(0),
     updatedAt: at(0),
     ...o,
-  };
+  });
 }
 
 export function member(o: Partial<MemberRecord> = {}): MemberRecord {
-  return { id: 'mem_a', orgId: 'org_a', name: 'Ada', email: 'ada@example.com', avatarUrl: null, ...o };
+  return fresh({ id: 'mem_a', orgId: 'org_a', name: 'Ada', email: 'ada@example.com', avatarUrl: null, ...o });
 }
 
 export function flag(o: Partial<FlagRecord> = {}): FlagRecord {
   const id = o.id ?? 'flag_a';
-  return {
+  return fresh({
     id,
     appId: 'app_a',
     key: `key_${id}`,
@@ -133,11 +139,11 @@ export function flag(o: Partial<FlagRecord> = {}): FlagRecord {
     codeRefsMarkedCleanUserName: null,
     codeRefsMarkedCleanAt: null,
     ...o,
-  };
+  });
 }
 
 export function targeting(o: Partial<FlagTargetingRecord> = {}): FlagTargetingRecord {
-  return {
+  return fresh({
     flagId: 'flag_a',
     envId: 'env_a',
     version: 1,
@@ -146,15 +152,15 @@ export function targeting(o: Partial<FlagTargetingRecord> = {}): FlagTargetingRe
     variants: [{ key: 'blue', payload: { color: 'blue', sizes: [1, 2] }, filter: { type: 'constant', value: true } }],
     updatedAt: at(0),
     ...o,
-  };
+  });
 }
 
 export function specificTarget(o: Partial<SpecificTargetRecord> = {}): SpecificTargetRecord {
-  return { flagId: 'flag_a', envId: 'env_a', entityType: 'user', entityId: 'user_a', createdAt: at(0), ...o };
+  return fresh({ flagId: 'flag_a', envId: 'env_a', entityType: 'user', entityId: 'user_a', createdAt: at(0), ...o });
 }
 
 export function entity(o: Partial<EntityRecord> & { type?: EntityType } = {}): EntityRecord {
-  return {
+  return fresh({
     envId: 'env_a',
     type: 'user',
     id: 'user_a',
@@ -163,15 +169,15 @@ export function entity(o: Partial<EntityRecord> & { type?: EntityType } = {}): E
     createdAt: at(0),
     updatedAt: at(0),
     ...o,
-  };
+  });
 }
 
 export function membership(o: Partial<MembershipRecord> = {}): MembershipRecord {
-  return { envId: 'env_a', companyId: 'comp_a', userId: 'user_a', createdAt: at(0), ...o };
+  return fresh({ envId: 'env_a', companyId: 'comp_a', userId: 'user_a', createdAt: at(0), ...o });
 }
 
 export function trackEvent(o: Partial<TrackEventRecord> = {}): TrackEventRecord {
-  return {
+  return fresh({
     id: 'trk_a',
     envId: 'env_a',
     userId: 'user_a',
@@ -180,11 +186,11 @@ export function trackEvent(o: Partial<TrackEventRecord> = {}): TrackEventRecord 
     attributes: { source: 'button', n: 3 },
     timestamp: at(0),
     ...o,
-  };
+  });
 }
 
 export function checkEvent(o: Partial<CheckEventRecord> = {}): CheckEventRecord {
-  return {
+  return fresh({
     id: 'chk_a',
     envId: 'env_a',
     action: 'check-is-enabled',
@@ -198,11 +204,11 @@ export function checkEvent(o: Partial<CheckEventRecord> = {}): CheckEventRecord 
     evalMissingFields: ['company.size'],
     timestamp: at(0),
     ...o,
-  };
+  });
 }
 
 export function promptEvent(o: Partial<PromptEventRecord> = {}): PromptEventRecord {
-  return {
+  return fresh({
     id: 'prm_a',
     envId: 'env_a',
     action: 'received',
@@ -212,11 +218,11 @@ export function promptEvent(o: Partial<PromptEventRecord> = {}): PromptEventReco
     promptedQuestion: 'How do you like it?',
     timestamp: at(0),
     ...o,
-  };
+  });
 }
 
 export function feedback(o: Partial<FeedbackRecord> = {}): FeedbackRecord {
-  return {
+  return fresh({
     id: 'fb_a',
     envId: 'env_a',
     userId: 'user_a',
@@ -232,11 +238,11 @@ export function feedback(o: Partial<FeedbackRecord> = {}): FeedbackRecord {
     createdAt: at(0),
     updatedAt: at(0),
     ...o,
-  };
+  });
 }
 
 export function entityFlagStats(o: Partial<EntityFlagStatsRecord> = {}): EntityFlagStatsRecord {
-  return {
+  return fresh({
     envId: 'env_a',
     entityType: 'user',
     entityId: 'user_a',
@@ -250,11 +256,11 @@ export function entityFlagStats(o: Partial<EntityFlagStatsRecord> = {}): EntityF
     lastTrackAt: null,
     trackCount: 0,
     ...o,
-  };
+  });
 }
 
 export function flagDailyStats(o: Partial<FlagDailyStatsRecord> = {}): FlagDailyStatsRecord {
-  return {
+  return fresh({
     envId: 'env_a',
     flagKey: 'key_flag_a',
     day: day(0),
@@ -263,11 +269,11 @@ export function flagDailyStats(o: Partial<FlagDailyStatsRecord> = {}): FlagDaily
     lastCheckAt: null,
     lastTrackAt: null,
     ...o,
-  };
+  });
 }
 
 export function audit(o: Partial<AuditRecord> = {}): AuditRecord {
-  return {
+  return fresh({
     id: 'aud_a',
     orgId: 'org_a',
     appId: 'app_a',
@@ -281,12 +287,12 @@ export function audit(o: Partial<AuditRecord> = {}): AuditRecord {
     after: { key: 'key_flag_a', archived: false, rules: [{ n: 1 }] },
     createdAt: at(0),
     ...o,
-  };
+  });
 }
 
 export function managementKey(o: Partial<ManagementKeyRecord> = {}): ManagementKeyRecord {
   const id = o.id ?? 'key_a';
-  return {
+  return fresh({
     id,
     orgId: 'org_a',
     name: 'CI',
@@ -297,7 +303,7 @@ export function managementKey(o: Partial<ManagementKeyRecord> = {}): ManagementK
     lastUsedAt: null,
     revokedAt: null,
     ...o,
-  };
+  });
 }
 
 /** Inserts the parents most checks need: org_a, app_a, env_a (in that order, for stores with foreign keys). */
@@ -314,6 +320,7 @@ export async function seedWorld(repos: Repositories): Promise<void> {
   await repos.apps.insert(app({ id: 'app_b', name: 'Mobile', createdAt: at(1) }));
   await repos.environments.insert(environment({ id: 'env_b', name: 'Production', order: 1, isProduction: true }));
   await repos.stages.insert(stage());
+  await repos.stages.insert(stage({ id: 'stage_b', name: 'Unused', order: 1 }));
   await repos.segments.insert(segment({ id: 'seg_all', name: 'All', type: 'all', filter: { type: 'constant', value: true } }));
   await repos.members.upsert(member());
   await repos.flags.insert(flag({ stageId: 'stage_a', ownerUserId: 'mem_a', description: 'First' }));

@@ -1,8 +1,11 @@
 import type { ChangeNotice } from '@flagmount/core';
-import type { DataTypeExpression, Kysely, Transaction } from 'kysely';
+import type { ColumnDataType, Expression, Kysely, Transaction } from 'kysely';
 import type { ValueEncoding } from './codec.js';
 import type { ChangeFeed, FeedContext } from './poller.js';
 import type { Database } from './schema.js';
+
+/** A column type: a name Kysely knows, or raw SQL such as `text collate "C"`. */
+export type DataTypeExpression = ColumnDataType | Expression<unknown>;
 
 /** Column types that differ between databases; the migrations are otherwise written once. */
 export interface DdlFlavour {

@@ -1,10 +1,14 @@
 import type { ChangeNotice } from '@flagmount/core';
+import type { Kysely } from 'kysely';
+import type { Database } from './schema.js';
 import type { ChangeHub } from './notices.js';
 import { describeError, type StorageLogger } from './logger.js';
 
 /** What a store hands to its dialect's change feed. */
 export interface FeedContext {
   readonly hub: ChangeHub;
+  /** The store's root connection; throws once the store is closed. */
+  db(): Kysely<Database>;
   /** Every environment's current flagStateVersion. */
   listVersions(): Promise<ChangeNotice[]>;
   readonly logger: StorageLogger;

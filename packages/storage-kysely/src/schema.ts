@@ -230,6 +230,16 @@ export interface ManagementKeysTable {
   revoked_at: string | null;
 }
 
+/** Committed change notices, for processes that learn of them by polling (see migrations/0001_initial.ts). */
+export interface ChangeNoticesTable {
+  seq: Generated<DbInt>;
+  env_id: string;
+  version: DbInt;
+  origin: string;
+  explicit: DbBool;
+  created_at: string;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   apps: AppsTable;
@@ -250,6 +260,7 @@ export interface Database {
   flag_daily_stats: FlagDailyStatsTable;
   audit: AuditTable;
   management_keys: ManagementKeysTable;
+  change_notices: ChangeNoticesTable;
 }
 
 export type TableName = keyof Database;

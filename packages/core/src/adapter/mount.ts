@@ -1,6 +1,7 @@
 import type { Flagmount } from '../create-flagmount.js';
 import { createHandler, type CoreHandler } from '../http/handler.js';
-import { resolveOptions } from '../options.js';
+import type { Logger } from '../logger.js';
+import type { CorsOptions } from '../options.js';
 import type { Services } from '../services.js';
 import type { MountOptions } from './mount-options.js';
 import { normalizePrefix } from './mount-options.js';
@@ -9,6 +10,8 @@ export interface Mount {
   readonly prefix: string;
   readonly maxBodyBytes: number;
   readonly handle: CoreHandler;
+  /** The instance's logger, for the rare failure of an adapter's own translation. */
+  readonly logger: Logger;
 }
 
 /**
@@ -20,9 +23,12 @@ export function createMount(instance: Flagmount, options: MountOptions = {}): Mo
   const narrowed = options.management !== undefined || options.runtime !== undefined;
   const reconfigured = narrowed || options.cors !== undefined || options.maxBodyBytes !== undefined;
   const maxBodyBytes = options.maxBodyBytes ?? base.maxBodyBytes;
-  if (!reconfigured) return { prefix: normalizePrefix(options.prefix), maxBodyBytes, handle: instance.handler };
+  const { logger } = instance.services;
+  const prefix = normalizePrefix(options.prefix);
+  if (!reconfigured) return { prefix, maxBodyBytes, handle: instance.handler, logger };
 
-  const cors = options.cors ? resolveOptions({ storage: instance.services.storage, cors: options.cors }).cors : base.cors;
+  // A mount's CORS refines the instance's: fields it leaves out keep the instance's values, not the defaults.
+  const cors = options.cors ? { ...base.cors, ...definedOnly(options.cors) } : base.cors;
   const services: Services = Object.freeze({
     ...instance.services,
     now: instance.services.now,
@@ -31,5 +37,9 @@ export function createMount(instance: Flagmount, options: MountOptions = {}): Mo
   const management = options.management ?? base.mount.management;
   const runtime = options.runtime ?? base.mount.runtime;
   const routes = instance.routes.filter((r) => (r.surface === 'management' ? management : runtime));
-  return { prefix: normalizePrefix(options.prefix), maxBodyBytes, handle: createHandler(services, routes) };
+  return { prefix, maxBodyBytes, handle: createHandler(services, routes), logger };
+}
+
+function definedOnly(cors: CorsOptions): CorsOptions {
+  return Object.fromEntries(Object.entries(cors).filter(([, value]) => value !== undefined)) as CorsOptions;
 }

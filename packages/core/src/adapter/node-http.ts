@@ -1,56 +1,88 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errorResponse } from '../http/handler.js';
-import { HttpError } from '../http/http-error.js';
+import { HttpError, invalidRequest } from '../http/http-error.js';
 import type { CoreRequest, CoreResponse, RequestBody } from '../http/types.js';
+import type { Mount } from './mount.js';
 
 /**
  * Helpers over Node's own http types, which every framework exposes (`req.raw`, `ctx.req`, …): adapters use them
  * so that each stays a thin translation.
  */
 
-export class BodyTooLargeError extends Error {}
+export class BodyTooLargeError extends Error {
+  override readonly name = 'BodyTooLargeError';
+}
 
 /** Reads the request stream as UTF-8 text, refusing more than `limit` bytes. */
 export function readRawBody(req: IncomingMessage, limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > limit) {
+      // Drain what the client still sends so the 413 reaches it instead of a reset connection.
       req.resume();
       reject(new BodyTooLargeError());
       return;
     }
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (chunk: Buffer) => {
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+    };
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
-        req.removeAllListeners('data');
+        cleanup();
         req.resume();
         reject(new BodyTooLargeError());
         return;
       }
       chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    };
+    const onError = (error: Error) => {
+      cleanup();
+      reject(error);
+    };
+    // A client that goes away mid-body never sends 'end': without this the request would hang forever.
+    const onClose = () => onError(new Error('Request closed before its body was complete'));
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
   });
 }
 
+const declaredLength = (req: IncomingMessage) => Number(req.headers['content-length'] ?? Number.NaN);
+
 /**
- * The body as the core wants it: the host's parsed value if a parser ran, else the raw text read here (bounded),
- * else none.
+ * The body as the core wants it: the host's parsed value if a parser really read the stream, else the raw text
+ * read here (bounded), else none.
+ *
+ * Some parsers set an empty object without reading anything (Express 4's body-parser, `@koa/bodyparser` for a
+ * content type it skips), so a parsed value counts only once the stream has been consumed; otherwise the bytes
+ * are still there and are read here, and the core answers 415/400 exactly as with no host parser.
  */
-export async function nodeRequestBody(
-  req: IncomingMessage,
-  parsed: unknown,
-  limit: number,
-): Promise<RequestBody> {
+export async function nodeRequestBody(req: IncomingMessage, parsed: unknown, limit: number): Promise<RequestBody> {
   const contentType = req.headers['content-type'];
-  if (parsed !== undefined) return { kind: 'parsed', value: parsed, ...(contentType ? { contentType } : {}) };
-  const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-  if (!hasBody || req.readableEnded) return { kind: 'none' };
-  const text = await readRawBody(req, limit);
-  return { kind: 'raw', text, ...(contentType ? { contentType } : {}) };
+  const type = contentType ? { contentType } : {};
+  const length = declaredLength(req);
+  const hasBody = req.headers['transfer-encoding'] !== undefined || length > 0;
+  if (!hasBody) return { kind: 'none' };
+  if (req.readableEnded) {
+    if (parsed === undefined) return { kind: 'none' };
+    // The host's parser has its own limit; this mount's limit still applies (the declared length, or the
+    // re-serialised value for a chunked body).
+    const size = Number.isFinite(length) ? length : Buffer.byteLength(JSON.stringify(parsed) ?? '');
+    if (size > limit) throw new BodyTooLargeError();
+    return { kind: 'parsed', value: parsed, ...type };
+  }
+  return { kind: 'raw', text: await readRawBody(req, limit), ...type };
 }
 
 /** Builds the core request from a path+query below the mount and Node's request. */
@@ -75,35 +107,122 @@ export function disconnectSignal(req: IncomingMessage, res: ServerResponse): Abo
   return controller.signal;
 }
 
-/** Writes a core response (plain or streamed) to Node's response. */
+/**
+ * Writes a core response (plain or streamed) to Node's response. Koa (`ctx.respond = false`) and Fastify
+ * (`reply.hijack()`) hand streams to this too, so every framework streams SSE the same way.
+ */
 export function sendNodeResponse(res: ServerResponse, response: CoreResponse): void {
   if (res.headersSent) return;
-  if (response.stream) {
-    res.writeHead(response.status, response.headers);
-    res.flushHeaders();
-    // Disable Nagle so heartbeats and updates leave at once.
-    res.socket?.setNoDelay(true);
-    const release = response.stream.open({
-      write: (chunk) => {
-        if (!res.writableEnded) res.write(chunk);
-      },
-      end: () => {
-        if (!res.writableEnded) res.end();
-      },
-    });
-    res.once('close', release);
-    return;
+  try {
+    if (response.stream) sendStream(res, response);
+    else sendPlain(res, response);
+  } catch {
+    // Never throws into the framework (an invalid header value, a socket gone): answer 500 if still possible.
+    if (!res.headersSent && !res.destroyed) sendPlain(res, internalErrorResponse());
+    else res.destroy();
   }
+}
+
+function sendPlain(res: ServerResponse, response: CoreResponse): void {
   const body = response.body;
   const headers = body !== undefined ? { ...response.headers, 'content-length': String(Buffer.byteLength(body)) } : response.headers;
   res.writeHead(response.status, headers);
   res.end(body);
 }
 
-/** The response for a request this mount could not even read (too large, broken stream). */
+function sendStream(res: ServerResponse, response: CoreResponse): void {
+  res.writeHead(response.status, response.headers);
+  // A HEAD request gets the stream's headers and nothing else: opening it would only leak a subscriber.
+  if (res.req?.method === 'HEAD' || res.destroyed) {
+    res.end();
+    return;
+  }
+  // Clients (Reflag's node SDK) wait for the headers before anything else: send them now, not with the first event.
+  res.flushHeaders();
+  // Disable Nagle so heartbeats and updates leave at once.
+  res.socket?.setNoDelay(true);
+  let released = false;
+  let release: (() => void) | undefined;
+  const onClose = () => {
+    if (released) return;
+    released = true;
+    release?.();
+  };
+  res.once('close', onClose);
+  release = response.stream!.open({
+    write: (chunk) => {
+      if (!res.writableEnded && !res.destroyed) res.write(chunk);
+    },
+    end: () => {
+      if (!res.writableEnded) res.end();
+    },
+  });
+  // The connection may have closed while `open` ran (or the stream ended itself at once).
+  if (res.destroyed || res.closed) onClose();
+}
+
+/**
+ * The response for a request this mount could not even read: too large, a broken stream, or a body that a
+ * framework's own parser refused (Express/Koa body parsers, Fastify's content-type parsers all put the HTTP status
+ * on the error). The bodies match what the core answers for the same problem.
+ */
 export function unreadableRequestResponse(error: unknown): CoreResponse {
-  if (error instanceof BodyTooLargeError) {
+  const status = statusOf(error);
+  if (error instanceof BodyTooLargeError || status === 413) {
     return errorResponse(new HttpError(413, 'payload_too_large', 'Request body is too large'));
   }
+  if (status === 415) return errorResponse(new HttpError(415, 'invalid_request', 'Content-Type must be application/json'));
+  if (status === 400) {
+    return errorResponse(invalidRequest('Request body is not valid JSON', { '': ['Request body is not valid JSON'] }));
+  }
   return errorResponse(new HttpError(400, 'invalid_request', 'Could not read the request body'));
+}
+
+function statusOf(error: unknown): number | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { status, statusCode } = error as { status?: unknown; statusCode?: unknown };
+  const value = typeof status === 'number' ? status : statusCode;
+  return typeof value === 'number' ? value : undefined;
+}
+
+/** What every adapter answers when its own translation failed: the spec's 500 body, never a host error page. */
+export function internalErrorResponse(): CoreResponse {
+  return errorResponse(new HttpError(500, 'unknown_error', 'Unexpected error'));
+}
+
+/** What the host's framework already did with the body: parsed it, read it as text, or neither. */
+export type HostBody = { parsed?: unknown } | { text: string };
+
+/**
+ * The whole request cycle up to the response: reads the body, calls the mount's handler. Never rejects, so no
+ * error of Flagmount's reaches the host's error handler.
+ *
+ * @param pathAndQuery the URL below the mount prefix (`/features?x=1`)
+ */
+export async function handleNodeRequest(
+  mount: Mount,
+  req: IncomingMessage,
+  res: ServerResponse,
+  pathAndQuery: string,
+  hostBody: HostBody = {},
+): Promise<CoreResponse> {
+  let body: RequestBody;
+  try {
+    body = 'text' in hostBody ? textBody(req, hostBody.text, mount.maxBodyBytes) : await nodeRequestBody(req, hostBody.parsed, mount.maxBodyBytes);
+  } catch (error) {
+    return unreadableRequestResponse(error);
+  }
+  try {
+    return await mount.handle(toCoreRequest(req, pathAndQuery, body, disconnectSignal(req, res)));
+  } catch (error) {
+    // The core handler is written never to reject; this guards only against a bug there.
+    mount.logger.error('flagmount: request failed outside the handler', { error, method: req.method, url: req.url });
+    return internalErrorResponse();
+  }
+}
+
+function textBody(req: IncomingMessage, text: string, limit: number): RequestBody {
+  if (Buffer.byteLength(text) > limit) throw new BodyTooLargeError();
+  const contentType = req.headers['content-type'];
+  return { kind: 'raw', text, ...(contentType ? { contentType } : {}) };
 }

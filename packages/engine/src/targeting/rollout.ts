@@ -65,9 +65,25 @@ export function compileRolloutFilter(filter: RolloutPercentageFilter, flagKey: s
   // The hash is within 0..100000, so these thresholds decide without hashing; a missing field is still reported.
   const decided = typeof threshold !== 'number' ? null : threshold <= 0 ? false : threshold > 100000 ? true : null;
 
+  const cacheSize = Number(process.env.FM_ROLLOUT_CACHE ?? 0);
+  let young = new Map<string, boolean>();
+  let old = new Map<string, boolean>();
+  const cached = (value: string): boolean => {
+    let hit = young.get(value);
+    if (hit !== undefined) return hit;
+    hit = old.get(value);
+    if (hit === undefined) hit = rolloutHash(prefix + value) < threshold;
+    young.set(value, hit);
+    if (young.size >= cacheSize) {
+      old = young;
+      young = new Map();
+    }
+    return hit;
+  };
+  const test = cacheSize > 0 ? cached : (value: string) => rolloutHash(prefix + value) < threshold;
   return (scope) => {
     const value = read(scope.context);
-    if (typeof value === 'string') return decided ?? rolloutHash(prefix + value) < threshold;
+    if (typeof value === 'string') return decided ?? test(value);
     if (value === MISSING) return reportMissing(scope, attribute, OPERATOR);
     // The spec gives no rollout over an array; like any operator that does not work with arrays, it fails.
     return reportArrayOperator(scope, attribute, OPERATOR);

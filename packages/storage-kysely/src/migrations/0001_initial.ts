@@ -132,8 +132,9 @@ export function initialMigration(ddl: DdlFlavour): Migration {
         .addColumn('entity_type', text, (c) => c.notNull())
         .addColumn('entity_id', text, (c) => c.notNull())
         .addColumn('created_at', text, (c) => c.notNull())
-        .addPrimaryKeyConstraint('specific_targets_pk', ['env_id', 'flag_id', 'entity_type', 'entity_id'])
+        .addPrimaryKeyConstraint('specific_targets_pk', ['flag_id', 'env_id', 'entity_type', 'entity_id'])
         .execute();
+      await index('specific_targets_env', 'specific_targets', ['env_id', 'flag_id', 'entity_type', 'entity_id']);
       await index('specific_targets_entity', 'specific_targets', ['env_id', 'entity_type', 'entity_id', 'flag_id']);
 
       await db.schema
@@ -168,6 +169,7 @@ export function initialMigration(ddl: DdlFlavour): Migration {
         .addColumn('timestamp', text, (c) => c.notNull())
         .execute();
       await index('track_events_env', 'track_events', ['env_id', 'seq']);
+      await index('track_events_id', 'track_events', ['id'], true);
 
       await withSequence(db.schema.createTable('check_events'))
         .addColumn('id', text, (c) => c.notNull())
@@ -184,6 +186,7 @@ export function initialMigration(ddl: DdlFlavour): Migration {
         .addColumn('timestamp', text, (c) => c.notNull())
         .execute();
       await index('check_events_env', 'check_events', ['env_id', 'seq']);
+      await index('check_events_id', 'check_events', ['id'], true);
 
       await withSequence(db.schema.createTable('prompt_events'))
         .addColumn('id', text, (c) => c.notNull())
@@ -196,6 +199,7 @@ export function initialMigration(ddl: DdlFlavour): Migration {
         .addColumn('timestamp', text, (c) => c.notNull())
         .execute();
       await index('prompt_events_env', 'prompt_events', ['env_id', 'seq']);
+      await index('prompt_events_id', 'prompt_events', ['id'], true);
 
       await db.schema
         .createTable('feedback')
@@ -278,6 +282,17 @@ export function initialMigration(ddl: DdlFlavour): Migration {
         .execute();
       await index('management_keys_hash', 'management_keys', ['hash'], true);
       await index('management_keys_org_created', 'management_keys', ['org_id', 'created_at', 'id']);
+
+      // The notice log of stores without a push channel (SQLite): committed notices, read by the other processes
+      // sharing the database. Postgres carries notices by NOTIFY and leaves it empty.
+      await withSequence(db.schema.createTable('change_notices'))
+        .addColumn('env_id', text, (c) => c.notNull())
+        .addColumn('version', 'bigint', (c) => c.notNull())
+        .addColumn('origin', text, (c) => c.notNull())
+        .addColumn('explicit', 'boolean', (c) => c.notNull())
+        .addColumn('created_at', text, (c) => c.notNull())
+        .execute();
+      await index('change_notices_created', 'change_notices', ['created_at']);
     },
   };
 }

@@ -35,7 +35,7 @@ export function specificTargetRepository(ctx: RepoContext): SpecificTargetReposi
         .db()
         .insertInto('specific_targets')
         .values(codec.encode(row, ctx.enc))
-        .onConflict((oc) => oc.columns(['env_id', 'flag_id', 'entity_type', 'entity_id']).doNothing())
+        .onConflict((oc) => oc.columns(['flag_id', 'env_id', 'entity_type', 'entity_id']).doNothing())
         .executeTakeFirst();
       return affected(result) > 0;
     },

@@ -1,0 +1,81 @@
+import {
+  createMount,
+  handleNodeRequest,
+  normalizePrefix,
+  pathBelow,
+  sendNodeResponse,
+  unreadableRequestResponse,
+  type CoreResponse,
+  type Flagmount,
+  type Mount,
+  type MountOptions,
+} from '@flagmount/core';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import fp from 'fastify-plugin';
+
+export interface FlagmountFastifyOptions extends MountOptions {
+  instance: Flagmount;
+}
+
+/** A body our catch-all parser kept as text: the core parses it, so the answer matches the other adapters. */
+class RawText {
+  constructor(readonly text: string) {}
+}
+
+// Every method, so that a wrong one gets the core's 405 with its error body rather than Fastify's 404.
+const METHODS: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/**
+ * Fastify 5 plugin: `app.register(flagmountFastify, { instance, prefix: '/flags' })`.
+ *
+ * fastify-plugin gives it a name and a version check but skips encapsulation, which also makes Fastify ignore
+ * the `prefix` option; so the routes live in an inner, encapsulated plugin registered with that prefix. Its
+ * catch-all parser, error handler and body limit therefore stay inside Flagmount's routes: the host's own routes,
+ * parsers and error handler are untouched. Registering it twice (management and runtime on two prefixes) works.
+ */
+const plugin: FastifyPluginAsync<FlagmountFastifyOptions> = async (app, options) => {
+  const { instance, prefix, ...mountOptions } = options;
+  const mount = createMount(instance, mountOptions);
+  await app.register(async (scope) => routes(scope, mount), { prefix: normalizePrefix(prefix) });
+};
+
+export const flagmountFastify = fp(plugin, { fastify: '5.x', name: '@flagmount/fastify' });
+export default flagmountFastify;
+
+async function routes(scope: FastifyInstance, mount: Mount): Promise<void> {
+  // Keep the host's JSON parser (its result arrives parsed); any other content type, or a host that removed the
+  // parsers, reaches the core as text, which answers 415/400 itself.
+  if (!scope.hasContentTypeParser('*')) {
+    scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, new RawText(String(body))));
+  }
+  // Only body-parsing failures are ours to translate (broken JSON, over the limit). Anything else, such as a host
+  // hook rejecting the request, is rethrown to the host's error handler as it would be for the host's routes.
+  scope.setErrorHandler((error: { code?: string }, _request, reply) => {
+    if (!error.code?.startsWith('FST_ERR_CTP_')) throw error;
+    return send(reply, unreadableRequestResponse(error));
+  });
+
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    // The router matched, so the URL is below `scope.prefix` (the full one, outer prefixes included); the fallback
+    // covers a case-insensitive router, whose match can differ from the prefix in case only.
+    const url = request.url;
+    const below = pathBelow(scope.prefix, url) ?? url.slice(scope.prefix.length);
+    const body = request.body instanceof RawText ? { text: request.body.text } : { parsed: request.body };
+    return send(reply, await handleNodeRequest(mount, request.raw, reply.raw, below, body));
+  };
+  const route = { method: METHODS, handler, bodyLimit: mount.maxBodyBytes };
+  scope.route({ ...route, url: '/' });
+  scope.route({ ...route, url: '/*' });
+  // Whatever Fastify's router still refuses below the prefix (an over-long path segment…) gets the core's 404.
+  scope.setNotFoundHandler(handler);
+}
+
+function send(reply: FastifyReply, response: CoreResponse): FastifyReply {
+  if (response.stream) {
+    // Fastify must not touch this response again: the stream stays open and is written to directly.
+    reply.hijack();
+    sendNodeResponse(reply.raw, response);
+    return reply;
+  }
+  return reply.code(response.status).headers(response.headers).send(response.body);
+}

@@ -1,0 +1,50 @@
+import {
+  createMount,
+  handleNodeRequest,
+  pathBelow,
+  sendNodeResponse,
+  type CoreResponse,
+  type Flagmount,
+  type MountOptions,
+} from '@flagmount/core';
+import type { Context, Middleware, Next } from 'koa';
+
+export type FlagmountKoaOptions = MountOptions;
+
+/**
+ * Koa (2 and 3) middleware serving Flagmount under `options.prefix`:
+ *
+ *     app.use(flagmountKoa(instance, { prefix: '/flags' }));
+ *     // or with @koa/router, which does not strip the path (give the full public prefix):
+ *     router.all('/flags{/*rest}', flagmountKoa(instance, { prefix: '/flags' }));
+ *
+ * Requests outside the prefix go on to `next()`; inside it Flagmount answers everything, 404 included. Behind
+ * koa-mount (which strips the path) leave `prefix` out. Use it before the host's body parser when you can: a
+ * parser that runs first and throws (broken JSON) answers with the host's error instead of Flagmount's body.
+ */
+export function flagmountKoa(instance: Flagmount, options: FlagmountKoaOptions = {}): Middleware {
+  const mount = createMount(instance, options);
+  return async function flagmount(ctx: Context, next: Next): Promise<void> {
+    const below = pathBelow(mount.prefix, ctx.url);
+    if (below === undefined) return next();
+    const parsed = (ctx.request as { body?: unknown }).body;
+    // Never rejects (see handleNodeRequest): nothing reaches Koa's error handling or `app.on('error')`.
+    send(ctx, await handleNodeRequest(mount, ctx.req, ctx.res, below, { parsed }));
+  };
+}
+
+function send(ctx: Context, response: CoreResponse): void {
+  if (response.stream) {
+    // Koa would wait for the middleware chain and then write `ctx.body`; a stream must flush its headers now and
+    // stay open, so Koa steps aside and the raw response is written directly.
+    ctx.respond = false;
+    sendNodeResponse(ctx.res, response);
+    return;
+  }
+  // Through ctx rather than the raw response, so the host's upstream middleware (logging, compression, headers
+  // set after `await next()`) still sees and can adjust the answer.
+  ctx.status = response.status;
+  ctx.set(response.headers);
+  // Koa answers HEAD and 204 without a body by itself; assigning `null` would turn a 200 into a 204.
+  if (response.body !== undefined) ctx.body = response.body;
+}

@@ -1,0 +1,297 @@
+import { GrowthBookClient } from '@growthbook/growthbook';
+import { basicLogger, init as initLaunchDarkly, integrations, type LDClient, type LDContext } from '@launchdarkly/node-server-sdk';
+import { FlagdCore } from '@openfeature/flagd-core';
+import { newEvaluator } from '@reflag/flag-evaluation';
+import { InMemStorageProvider, Unleash } from 'unleash-client';
+import type { FeatureInterface } from 'unleash-client/lib/feature';
+import { compileSnapshot, type FlagDefinition } from '@flagmount/engine';
+import { interleave, type Measurement, type Subject } from './lib/measure.js';
+import type { BenchResult, Cell } from './lib/result.js';
+
+/**
+ * Issue 5: in-process evaluation cost of one flag, the same flag in every engine: rule 1 `company.plan IS
+ * enterprise`, rule 2 a 50% rollout on the user id. 1M contexts with distinct user ids, 10% enterprise.
+ * Then 50 such flags evaluated at once for one context, where the engine has an all-flags call.
+ */
+
+// BENCH_EVAL_CONTEXTS shrinks the run for a smoke test; RESULTS.md should come from the full million.
+const CONTEXTS = Number(process.env.BENCH_EVAL_CONTEXTS ?? 1_000_000);
+const ROUNDS = 10;
+const BATCH = CONTEXTS / ROUNDS;
+const WARMUP = 30_000;
+const FLAG = 'bench';
+const ALL_FLAGS = 50;
+const ALL_ROUNDS = 10;
+const ALL_BATCH = 2_000;
+
+// Deterministic workload: the same ids and plans on every run.
+function workload() {
+  let seed = 0x2545f491;
+  const random = () => {
+    seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+    return seed / 2 ** 32;
+  };
+  const ids = Array.from({ length: CONTEXTS }, (_, i) => `user-${Math.imul(i + 1, 2654435761) >>> 0}`);
+  const plans = Array.from({ length: CONTEXTS }, () => (random() < 0.1 ? 'enterprise' : random() < 0.5 ? 'pro' : 'free'));
+  return { ids, plans };
+}
+
+const { ids, plans } = workload();
+
+// ---------------------------------------------------------------- flag definitions, one per engine
+
+const flagmountFlag = (key: string): FlagDefinition => ({
+  key,
+  targetingVersion: 1,
+  rules: [
+    { filter: { type: 'context', field: 'company.plan', operator: 'IS', values: ['enterprise'] } },
+    { filter: { type: 'rolloutPercentage', key, partialRolloutAttribute: 'user.id', partialRolloutThreshold: 50_000 } },
+  ],
+});
+
+const flagdFlag = (key: string) => ({
+  state: 'ENABLED',
+  variants: { on: true, off: false },
+  defaultVariant: 'off',
+  targeting: {
+    if: [
+      { '==': [{ var: 'company.plan' }, 'enterprise'] },
+      'on',
+      { fractional: [{ cat: [{ var: '$flagd.flagKey' }, { var: 'user.id' }] }, ['on', 50], ['off', 50]] },
+    ],
+  },
+});
+
+const growthbookFeature = {
+  defaultValue: false,
+  rules: [
+    { condition: { 'company.plan': 'enterprise' }, force: true },
+    { force: true, coverage: 0.5, hashAttribute: 'id' },
+  ],
+};
+
+const unleashFeature: FeatureInterface = {
+  name: FLAG,
+  enabled: true,
+  type: 'release',
+  project: 'default',
+  stale: false,
+  impressionData: false,
+  variants: [],
+  strategies: [
+    { name: 'default', parameters: {}, constraints: [{ contextName: 'companyPlan', operator: 'IN', values: ['enterprise'], inverted: false, caseInsensitive: false }] },
+    { name: 'flexibleRollout', parameters: { rollout: '50', stickiness: 'userId', groupId: FLAG }, constraints: [] },
+  ],
+};
+
+const launchDarklyFlag = (key: string) => ({
+  key,
+  version: 1,
+  on: true,
+  salt: key,
+  variations: [true, false],
+  offVariation: 1,
+  targets: [],
+  contextTargets: [],
+  prerequisites: [],
+  rules: [{ id: 'enterprise', variation: 0, clauses: [{ contextKind: 'company', attribute: 'plan', op: 'in', values: ['enterprise'], negate: false }] }],
+  fallthrough: { rollout: { contextKind: 'user', bucketBy: 'key', variations: [{ variation: 0, weight: 50_000 }, { variation: 1, weight: 50_000 }] } },
+  trackEvents: false,
+  clientSideAvailability: { usingEnvironmentId: false, usingMobileKey: false },
+});
+
+// ---------------------------------------------------------------- engines
+
+type Shared = { user: { id: string }; company: { plan: string } };
+const sharedContext = (i: number): Shared => ({ user: { id: ids[i]! }, company: { plan: plans[i]! } });
+
+/** A subject over the context list: `shape` builds an engine's own context outside the timed loop. */
+function subject<C>(name: string, shape: (i: number) => C, evaluate: (context: C) => boolean | Promise<boolean>): Subject {
+  let contexts: C[] = [];
+  return {
+    name,
+    prepare(offset, count) {
+      contexts = Array.from({ length: count }, (_, i) => shape(offset + i));
+    },
+    async run() {
+      let enabled = 0;
+      for (let i = 0; i < contexts.length; i++) if (await evaluate(contexts[i]!)) enabled++;
+      return enabled;
+    },
+  };
+}
+
+/** Same, for engines with a synchronous API (no await in the loop, which would cost them a microtask each). */
+function syncSubject<C>(name: string, shape: (i: number) => C, evaluate: (context: C) => boolean): Subject {
+  let contexts: C[] = [];
+  return {
+    name,
+    prepare(offset, count) {
+      contexts = Array.from({ length: count }, (_, i) => shape(offset + i));
+    },
+    run() {
+      let enabled = 0;
+      for (let i = 0; i < contexts.length; i++) if (evaluate(contexts[i]!)) enabled++;
+      return enabled;
+    },
+  };
+}
+
+const silentLogger = { error() {}, warn() {}, info() {}, debug() {} };
+
+async function launchDarkly(flags: string[]): Promise<LDClient> {
+  const td = new integrations.TestData();
+  for (const key of flags) await td.usePreconfiguredFlag(launchDarklyFlag(key));
+  const client = initLaunchDarkly('sdk-bench-offline', {
+    updateProcessor: td.getFactory(),
+    sendEvents: false,
+    diagnosticOptOut: true,
+    logger: basicLogger({ level: 'none' }),
+  });
+  await client.waitForInitialization({ timeout: 10 });
+  return client;
+}
+
+async function unleash(): Promise<Unleash> {
+  const client = new Unleash({
+    appName: 'flagmount-bench',
+    url: 'http://127.0.0.1:9/unleash', // never fetched: refreshInterval 0
+    refreshInterval: 0,
+    disableMetrics: true,
+    skipInstanceCountWarning: true,
+    storageProvider: new InMemStorageProvider(),
+    bootstrap: { data: [unleashFeature] },
+  });
+  client.on('error', () => undefined);
+  client.on('warn', () => undefined);
+  await new Promise<void>((resolve) => (client.isSynchronized() ? resolve() : client.once('synchronized', () => resolve())));
+  return client;
+}
+
+function flagd(keys: string[]): FlagdCore {
+  const core = new FlagdCore(undefined, silentLogger);
+  core.setConfigurations(JSON.stringify({ flags: Object.fromEntries(keys.map((key) => [key, flagdFlag(key)])) }));
+  return core;
+}
+
+// ---------------------------------------------------------------- report helpers
+
+const ENGINE = '@flagmount/engine';
+
+function ratioTable(measurements: Measurement[], unit: string, scale: number, operations: number, withShare: boolean) {
+  const peers = measurements.filter((m) => m.name !== ENGINE);
+  const fastestPeer = Math.min(...peers.map((m) => m.median));
+  const rows: Cell[][] = [...measurements]
+    .sort((a, b) => a.median - b.median)
+    .map((m) => [
+      m.name,
+      m.median / scale,
+      `${(Math.min(...m.samples) / scale).toPrecision(3)}–${(Math.max(...m.samples) / scale).toPrecision(3)}`,
+      `${(m.median / fastestPeer).toFixed(2)}×`,
+      ...(withShare ? [`${((100 * m.checksum) / operations).toFixed(1)}%`] : []),
+    ]);
+  return {
+    columns: ['engine', `${unit} (median)`, 'range over rounds', '× fastest peer', ...(withShare ? ['enabled'] : [])],
+    rows,
+  };
+}
+
+// ---------------------------------------------------------------- the bench
+
+export default async function run(): Promise<BenchResult> {
+  const flagmount = compileSnapshot({ flagStateVersion: 1, flags: [flagmountFlag(FLAG)] });
+  const reflag = newEvaluator([flagmountFlag(FLAG).rules[0]!, flagmountFlag(FLAG).rules[1]!].map((rule) => ({ filter: rule.filter as never, value: true })));
+  const flagdCore = flagd([FLAG]);
+  const growthbook = new GrowthBookClient().initSync({ payload: { features: { [FLAG]: growthbookFeature } } });
+  const unleashClient = await unleash();
+  const ld = await launchDarkly([FLAG]);
+
+  const single: Subject[] = [
+    syncSubject(ENGINE, sharedContext, (c) => flagmount.evaluate(FLAG, c)!.isEnabled),
+    syncSubject('@reflag/flag-evaluation', sharedContext, (c) => reflag(c, FLAG).value === true),
+    syncSubject('@openfeature/flagd-core', sharedContext, (c) => flagdCore.resolveBooleanEvaluation(FLAG, false, c, silentLogger).value),
+    syncSubject('@growthbook/growthbook', (i) => ({ attributes: { id: ids[i]!, company: { plan: plans[i]! } } }), (c) => growthbook.isOn(FLAG, c)),
+    syncSubject('unleash-client', (i) => ({ userId: ids[i]!, properties: { companyPlan: plans[i]! } }), (c) => unleashClient.isEnabled(FLAG, c)),
+    subject<LDContext>(
+      '@launchdarkly/node-server-sdk',
+      (i) => ({ kind: 'multi', user: { key: ids[i]! }, company: { key: `company-${plans[i]}`, plan: plans[i]! } }),
+      (c) => ld.boolVariation(FLAG, c, false),
+    ),
+  ];
+  console.log(`single flag: ${ROUNDS} interleaved rounds of ${BATCH.toLocaleString()} contexts per engine…`);
+  const perEval = await interleave(single, {
+    rounds: ROUNDS,
+    batch: BATCH,
+    warmup: WARMUP,
+    onRound: (r) => process.stdout.write(`  round ${r + 1}/${ROUNDS}\r`),
+  });
+
+  // 50 flags for one context.
+  const keys = Array.from({ length: ALL_FLAGS }, (_, i) => `flag-${i}`);
+  const flagmountAll = compileSnapshot({ flagStateVersion: 1, flags: keys.map(flagmountFlag) });
+  const reflagAll = keys.map((key) => ({ key, evaluate: newEvaluator(flagmountFlag(key).rules.map((rule) => ({ filter: rule.filter as never, value: true }))) }));
+  const flagdAll = flagd(keys);
+  const ldAll = await launchDarkly(keys);
+  // Not enterprise, so every flag evaluates both rules and hashes.
+  const one: Shared = { user: { id: 'user-42' }, company: { plan: 'free' } };
+  const ldOne: LDContext = { kind: 'multi', user: { key: 'user-42' }, company: { key: 'company-free', plan: 'free' } };
+  const repeat = (name: string, call: () => number): Subject => ({
+    name,
+    run(_offset, count) {
+      let sum = 0;
+      for (let i = 0; i < count; i++) sum += call();
+      return sum;
+    },
+  });
+  const all: Subject[] = [
+    repeat(ENGINE, () => Object.keys(flagmountAll.evaluateAll(one)).length),
+    repeat('@reflag/flag-evaluation (loop, as node-sdk getFlags)', () => {
+      let n = 0;
+      for (const flag of reflagAll) if (flag.evaluate(one, flag.key).value !== undefined) n++;
+      return n;
+    }),
+    repeat('@openfeature/flagd-core (resolveAll)', () => flagdAll.resolveAll(one, silentLogger).length),
+    {
+      name: '@launchdarkly/node-server-sdk (allFlagsState)',
+      async run(_offset, count) {
+        let sum = 0;
+        for (let i = 0; i < count; i++) sum += Object.keys((await ldAll.allFlagsState(ldOne)).allValues()).length;
+        return sum;
+      },
+    },
+  ];
+  console.log(`\n${ALL_FLAGS} flags: ${ALL_ROUNDS} interleaved rounds of ${ALL_BATCH.toLocaleString()} calls…`);
+  const perAll = await interleave(all, { rounds: ALL_ROUNDS, batch: ALL_BATCH, warmup: 500, offsetOf: () => 0 });
+
+  ld.close();
+  ldAll.close();
+  unleashClient.destroy();
+  growthbook.destroy();
+
+  const engineMedian = perEval.find((m) => m.name === ENGINE)!.median;
+  const flagdMedian = perEval.find((m) => m.name === '@openfeature/flagd-core')!.median;
+  const engineAll = perAll.find((m) => m.name === ENGINE)!.median;
+
+  return {
+    title: 'Flag evaluation, in process',
+    workload: [
+      `One flag in every engine: rule 1 \`company.plan IS enterprise\`, rule 2 a 50% rollout on the user id.`,
+      `${CONTEXTS.toLocaleString()} contexts with distinct user ids (10% enterprise), evaluated once each:`,
+      `${ROUNDS} rounds of ${BATCH.toLocaleString()} per engine, engines interleaved in rotating order after ${WARMUP.toLocaleString()} warm-up evaluations;`,
+      `contexts are built in each engine's own shape before its timed batch. Then ${ALL_FLAGS} such flags (distinct keys) for one`,
+      `non-enterprise context, through each engine's all-flags call: ${ALL_ROUNDS} rounds of ${ALL_BATCH.toLocaleString()} calls. Medians.`,
+    ].join(' '),
+    tables: [
+      { title: 'One flag, 1M contexts', ...ratioTable(perEval, 'ns/eval', 1, CONTEXTS, true) },
+      { title: `${ALL_FLAGS} flags, one context`, ...ratioTable(perAll, 'µs per call', 1000, 0, false) },
+    ],
+    notes: [
+      `Flagmount vs flagd-core: ${(engineMedian / flagdMedian).toFixed(2)}× its ns/eval (target ≤ 0.5×).`,
+      `Flagmount, ${ALL_FLAGS} flags for one context: ${(engineAll / 1000).toFixed(2)} µs (target < 10 µs).`,
+      'Each engine returns its own detail object (Flagmount: rule results, errors, missing fields); the enabled share is a sanity check that every engine runs the same flag (≈ 10% + 90% × 50%).',
+      'LaunchDarkly has only a Promise API, so its loop awaits each evaluation; that microtask is part of its cost. Unleash runs from a bootstrap with polling off, LaunchDarkly from TestData with events off: no network.',
+      'GrowthBook and Unleash have no all-flags evaluation call, so they are absent from the second table; the Reflag library has none either, and the row shows the loop its node SDK runs in getFlags.',
+    ],
+    data: { perEval, perAll },
+  };
+}

@@ -1,0 +1,153 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BenchResult, Cell } from './lib/result.js';
+import * as config from './load/config.js';
+import { describeLoadTool } from './load/index.js';
+import { interleavedRuns, summarize, warmUp, type Summary } from './load/rounds.js';
+import { benchContexts } from './peers/contexts.js';
+import { describeMix, flagMix } from './peers/flag-mix.js';
+import { dropSchema } from './peers/pg.js';
+import { startCeiling, startFlagmount, startUnleash, UNLEASH_SCHEMA, type System } from './servers/evaluate-systems.js';
+import { FRAMEWORKS, type Framework } from './servers/host-config.js';
+
+/**
+ * HTTP evaluate-all: `GET /flags/features/evaluated?contextJson=…` for 50 flags through each adapter, against
+ * Unleash's frontend API serving the same flags, and against each framework's bare-route ceiling.
+ */
+
+const TARGET_VS_UNLEASH = 10;
+const TARGET_OF_CEILING = 0.6;
+const TARGET_P99_MS = 5;
+
+export default async function run(): Promise<BenchResult> {
+  const duration = config.duration();
+  const runs = config.runs();
+  const connections = config.connections();
+  const users = Math.round(config.envNumber('BENCH_USERS', 1000));
+  const fixedFraction = config.envNumber('BENCH_FIXED_RATE_FRACTION', 0.5);
+  const frameworks = config.envList('BENCH_FRAMEWORKS', FRAMEWORKS) as Framework[];
+  const flags = flagMix(50);
+  const contexts = benchContexts(users);
+  const dir = await mkdtemp(join(tmpdir(), 'flagmount-bench-evaluate-'));
+  const systems: System[] = [];
+  try {
+    config.log('  starting Unleash (fresh schema, migrations, admin API seeding)…');
+    systems.push(await startUnleash(flags, contexts));
+    for (const framework of frameworks) {
+      config.log(`  starting Flagmount on ${framework} and its ceiling…`);
+      const flagmount = await startFlagmount(framework, flags, contexts, dir);
+      systems.push(flagmount, await startCeiling(flagmount));
+    }
+    config.log(`  warm-up ${config.warmup()} s each, then ${runs} × ${duration} s per system, interleaved`);
+    await warmUp(systems, connections, config.warmup());
+    const max = new Map([...(await interleavedRuns(systems, runs, { connections, durationSec: duration, log: config.log }))].map(([id, r]) => [id, summarize(r)]));
+
+    // Latency at a fixed, sustainable rate: a fraction of each system's own maximum.
+    const paced = systems.filter((s) => s.kind !== 'ceiling');
+    const rateOf = (id: string) => max.get(id)!.rps * fixedFraction;
+    config.log(`  fixed rate: ${Math.round(fixedFraction * 100)} % of each system's maximum`);
+    const fixed = new Map(
+      [...(await interleavedRuns(paced, runs, { connections, durationSec: duration, rateOf, log: config.log }))].map(([id, r]) => [id, summarize(r)]),
+    );
+    return report({ systems, max, fixed, rateOf, duration, runs, connections, users, fixedFraction, flagsText: describeMix(flags) });
+  } finally {
+    await Promise.all(systems.map((s) => s.child.stop()));
+    await rm(dir, { recursive: true, force: true });
+    await dropSchema(UNLEASH_SCHEMA).catch(() => undefined);
+  }
+}
+
+interface ReportInput {
+  systems: System[];
+  max: Map<string, Summary>;
+  fixed: Map<string, Summary>;
+  rateOf: (id: string) => number;
+  duration: number;
+  runs: number;
+  connections: number;
+  users: number;
+  fixedFraction: number;
+  flagsText: string;
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(0)} %`;
+const times = (x: number) => `${x.toFixed(1)}×`;
+
+function report(input: ReportInput): BenchResult {
+  const { systems, max, fixed } = input;
+  const unleash = max.get('unleash')!;
+  const ceilingOf = (s: System) => (s.framework ? max.get(`ceiling-${s.framework}`) : undefined);
+  const maxRows: Cell[][] = systems.map((s) => {
+    const m = max.get(s.id)!;
+    const ceiling = s.kind === 'flagmount' ? ceilingOf(s) : undefined;
+    return [
+      s.label,
+      Math.round(m.rps),
+      Number(m.p50Ms.toFixed(2)),
+      Number(m.p99Ms.toFixed(2)),
+      s.kind === 'unleash' ? '1.0×' : times(m.rps / unleash.rps),
+      ceiling ? pct(m.rps / ceiling.rps) : s.kind === 'ceiling' ? '100 %' : null,
+      s.responseBytes,
+      m.runs.map((r) => Math.round(r)).join(' / '),
+    ];
+  });
+  const fixedRows: Cell[][] = systems
+    .filter((s) => fixed.has(s.id))
+    .map((s) => {
+      const f = fixed.get(s.id)!;
+      return [s.label, Math.round(input.rateOf(s.id)), Math.round(f.rps), Number(f.p50Ms.toFixed(2)), Number(f.p99Ms.toFixed(2)), f.p99Ms < TARGET_P99_MS ? 'yes' : 'no'];
+    });
+
+  const ratios: Record<string, number> = {};
+  const notes: string[] = [];
+  for (const s of systems.filter((x) => x.kind === 'flagmount')) {
+    const m = max.get(s.id)!;
+    const ceiling = ceilingOf(s)!;
+    ratios[`${s.framework}_vs_unleash`] = m.rps / unleash.rps;
+    ratios[`${s.framework}_of_ceiling`] = m.rps / ceiling.rps;
+    if (s.framework === 'fastify') {
+      const f = fixed.get(s.id)!;
+      const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
+      notes.push(
+        `Targets (Fastify adapter): ≥ ${TARGET_VS_UNLEASH}× Unleash → ${times(m.rps / unleash.rps)} (${verdict(m.rps / unleash.rps >= TARGET_VS_UNLEASH)}); ` +
+          `≥ ${pct(TARGET_OF_CEILING)} of ceiling → ${pct(m.rps / ceiling.rps)} (${verdict(m.rps / ceiling.rps >= TARGET_OF_CEILING)}); ` +
+          `p99 < ${TARGET_P99_MS} ms → ${m.p99Ms.toFixed(2)} ms at maximum rate (${verdict(m.p99Ms < TARGET_P99_MS)}), ` +
+          `${f.p99Ms.toFixed(2)} ms at ${Math.round(input.rateOf(s.id))} req/s (${verdict(f.p99Ms < TARGET_P99_MS)}).`,
+      );
+    }
+  }
+  const failures = systems.map((s) => [s, max.get(s.id)!, fixed.get(s.id)] as const).filter(([, m, f]) => m.non2xx + m.errors + (f ? f.non2xx + f.errors : 0) > 0);
+  notes.push(
+    failures.length === 0
+      ? 'Every response of every run was a 200 (no non-2xx, no socket errors or timeouts).'
+      : `Non-2xx or errors: ${failures.map(([s, m, f]) => `${s.label}: ${m.non2xx + (f?.non2xx ?? 0)} non-2xx, ${m.errors + (f?.errors ?? 0)} errors`).join('; ')}.`,
+    'Before timing, each system was checked to serve the same flags: for 12 contexts the enabled set of every constant, attribute and segment flag equals the expected one on Flagmount and on Unleash. Rollout flags use each system\'s own hash (Reflag\'s SHA-256 bucket, Unleash\'s murmur3 stickiness), so which users fall in a rollout differs; the share does not.',
+    `Response sizes differ by design: Flagmount's /features/evaluated answers every flag with its evaluation details (${systems.find((s) => s.kind === 'flagmount')?.responseBytes ?? '?'} bytes here), Unleash's frontend API lists only the enabled toggles (${systems.find((s) => s.kind === 'unleash')!.responseBytes} bytes).`,
+    'Each server runs in its own child process; all of them stay up during the runs (idle except the one under load). 2-core machine: the load generator and the server share it, so absolute numbers are machine-bound and the ratios are the result.',
+  );
+
+  return {
+    title: 'HTTP evaluate-all',
+    workload:
+      `${input.flagsText}, one environment. \`GET /flags/features/evaluated?contextJson=…&publishableKey=…\` rotating over ${input.users} users ` +
+      `(each with plan, country and a company with a tier), through Flagmount mounted in Express, Koa and Fastify (SQLite store), ` +
+      `vs Unleash 7.5.1's \`GET /api/frontend?userId=…&plan=…\` (frontend token, Postgres, own schema, configured through its admin API), ` +
+      `vs a bare route of each framework answering Flagmount's bytes (the ceiling). Load: ${describeLoadTool()}, ${input.connections} connections, ` +
+      `${input.duration} s per run, ${input.runs} runs per system interleaved, median reported; then the same at a fixed ${pct(input.fixedFraction)} of each system's own maximum.`,
+    tables: [
+      { title: `Maximum rate (closed loop, ${input.connections} connections), median of ${input.runs} runs`, columns: ['System', 'req/s', 'p50 ms', 'p99 ms', 'vs Unleash', 'of ceiling', 'body bytes', 'runs (req/s)'], rows: maxRows },
+      { title: `Fixed rate (${pct(input.fixedFraction)} of each system's maximum), median of ${input.runs} runs`, columns: ['System', 'target req/s', 'req/s', 'p50 ms', 'p99 ms', `p99 < ${TARGET_P99_MS} ms`], rows: fixedRows },
+    ],
+    notes,
+    data: {
+      ratios,
+      max: Object.fromEntries(max),
+      fixed: Object.fromEntries(fixed),
+      responseBytes: Object.fromEntries(systems.map((s) => [s.id, s.responseBytes])),
+      connections: input.connections,
+      durationSec: input.duration,
+      runs: input.runs,
+    },
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * Timing helpers for a noisy 2-core machine: warm every subject up, interleave subjects round by round (rotating
+ * the order, so no subject always runs right after the same neighbour or a GC), and report medians.
+ */
+
+export type Subject = {
+  name: string;
+  /** Runs `count` operations starting at `offset` of the workload; returns a checksum so nothing is optimised away. */
+  run(offset: number, count: number): number | Promise<number>;
+  /** Optional preparation before a timed batch (building inputs); not timed. */
+  prepare?(offset: number, count: number): void | Promise<void>;
+};
+
+export interface Measurement {
+  name: string;
+  /** Median ns per operation over the rounds. */
+  median: number;
+  samples: number[];
+  checksum: number;
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+const gc = (globalThis as { gc?: () => void }).gc;
+
+export interface InterleaveOptions {
+  rounds: number;
+  /** Operations per subject per round. */
+  batch: number;
+  warmup: number;
+  /** Round r measures operations [offsetOf(r), offsetOf(r) + batch). Defaults to r * batch. */
+  offsetOf?: (round: number) => number;
+  onRound?: (round: number) => void;
+}
+
+export async function interleave(subjects: Subject[], options: InterleaveOptions): Promise<Measurement[]> {
+  const { rounds, batch, warmup } = options;
+  const offsetOf = options.offsetOf ?? ((round: number) => round * batch);
+  const samples = new Map(subjects.map((s) => [s.name, [] as number[]]));
+  const checksums = new Map(subjects.map((s) => [s.name, 0]));
+
+  for (const subject of subjects) {
+    await subject.prepare?.(0, warmup);
+    await subject.run(0, warmup);
+  }
+  for (let round = 0; round < rounds; round++) {
+    const offset = offsetOf(round);
+    for (let i = 0; i < subjects.length; i++) {
+      const subject = subjects[(i + round) % subjects.length]!;
+      await subject.prepare?.(offset, batch);
+      gc?.();
+      const start = process.hrtime.bigint();
+      const checksum = await subject.run(offset, batch);
+      const elapsed = Number(process.hrtime.bigint() - start);
+      samples.get(subject.name)!.push(elapsed / batch);
+      checksums.set(subject.name, checksums.get(subject.name)! + checksum);
+    }
+    options.onRound?.(round);
+  }
+  return subjects.map((s) => ({
+    name: s.name,
+    median: median(samples.get(s.name)!),
+    samples: samples.get(s.name)!,
+    checksum: checksums.get(s.name)!,
+  }));
+}

@@ -1,0 +1,74 @@
+import { median } from '../lib/measure.js';
+import { runLoad, type LoadResult, type RequestSpec } from './index.js';
+
+export interface Target {
+  id: string;
+  origin: string;
+  requests: RequestSpec[];
+}
+
+export interface RoundOptions {
+  connections: number;
+  durationSec: number;
+  /** Fixed rate per target (requests/s); a target without one runs closed-loop at its maximum. */
+  rateOf?: (id: string) => number | undefined;
+  log?: (line: string) => void;
+}
+
+/**
+ * Runs every target `runs` times, round by round, rotating the order each round: on a noisy machine a slow
+ * period then hits every peer alike instead of one of them.
+ */
+export async function interleavedRuns(targets: Target[], runs: number, options: RoundOptions): Promise<Map<string, LoadResult[]>> {
+  const results = new Map<string, LoadResult[]>(targets.map((t) => [t.id, []]));
+  for (let round = 0; round < runs; round++) {
+    for (let i = 0; i < targets.length; i++) {
+      const target = targets[(i + round) % targets.length]!;
+      const rate = options.rateOf?.(target.id);
+      const result = await runLoad({
+        origin: target.origin,
+        requests: target.requests,
+        connections: options.connections,
+        durationSec: options.durationSec,
+        ...(rate ? { rate } : {}),
+      });
+      results.get(target.id)!.push(result);
+      options.log?.(
+        `  run ${round + 1}/${runs} ${target.id}${rate ? ` @${Math.round(rate)}/s` : ''}: ${Math.round(result.rps)} req/s, ` +
+          `p99 ${result.p99Ms.toFixed(2)} ms, non-2xx ${result.non2xx}, errors ${result.errors}`,
+      );
+    }
+  }
+  return results;
+}
+
+/** Warm-up (JIT, caches, connection pools): one short closed-loop run per target, not recorded. */
+export async function warmUp(targets: Target[], connections: number, durationSec: number): Promise<void> {
+  for (const target of targets) {
+    await runLoad({ origin: target.origin, requests: target.requests, connections, durationSec });
+  }
+}
+
+export interface Summary {
+  /** Median over the runs. */
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Every run's rps, in run order. */
+  runs: number[];
+  non2xx: number;
+  errors: number;
+  requests: number;
+}
+
+export function summarize(results: LoadResult[]): Summary {
+  return {
+    rps: median(results.map((r) => r.rps)),
+    p50Ms: median(results.map((r) => r.p50Ms)),
+    p99Ms: median(results.map((r) => r.p99Ms)),
+    runs: results.map((r) => r.rps),
+    non2xx: results.reduce((n, r) => n + r.non2xx, 0),
+    errors: results.reduce((n, r) => n + r.errors, 0),
+    requests: results.reduce((n, r) => n + r.requests, 0),
+  };
+}

@@ -1,0 +1,40 @@
+import { fileURLToPath } from 'node:url';
+import type { BenchModule, BenchResult } from './lib/result.js';
+import { saveResults } from './lib/results.js';
+import { textTable } from './lib/table.js';
+
+/**
+ * `npm run bench` runs every benchmark below; `npm run bench -- eval` runs the named ones. Add a bench by adding
+ * an entry: a module whose default export is `async function run(): Promise<BenchResult>`.
+ */
+const benches: Record<string, () => Promise<BenchModule>> = {
+  eval: () => import('./eval.js'),
+  'http-evaluate': () => import('./http-evaluate.js'),
+};
+
+const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+
+async function main(): Promise<void> {
+  const requested = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
+  const unknown = requested.filter((name) => !(name in benches));
+  if (unknown.length > 0) {
+    console.error(`unknown bench: ${unknown.join(', ')}; available: ${Object.keys(benches).join(', ')}`);
+    process.exitCode = 1;
+    return;
+  }
+  const names = requested.length > 0 ? requested : Object.keys(benches);
+  const results: Record<string, BenchResult> = {};
+  for (const name of names) {
+    console.log(`\n▶ ${name}`);
+    const module = await benches[name]!();
+    const result = await module.default();
+    results[name] = result;
+    console.log(`\n${result.title}\n${result.workload}\n`);
+    for (const table of result.tables) console.log(textTable(table) + '\n');
+    for (const note of result.notes ?? []) console.log(`- ${note}`);
+  }
+  await saveResults(here('./results.json'), here('./RESULTS.md'), results, Object.keys(benches));
+  console.log(`\nwrote bench/RESULTS.md and bench/results.json (${names.join(', ')})`);
+}
+
+await main();

@@ -1,0 +1,58 @@
+import type { FlagmountClient } from './flagmount-client.js';
+import type { Flag, FlagContext, TrackOptions } from './types.js';
+
+/**
+ * A client bound to one context, as the node SDK's `bindClient(context)` returns: the same methods without the
+ * context argument. `bindClient(more)` merges `more` into the bound context member by member.
+ */
+export class BoundFlagmountClient {
+  constructor(
+    private readonly client: FlagmountClient,
+    private readonly context: FlagContext,
+  ) {}
+
+  get user(): FlagContext['user'] {
+    return this.context.user;
+  }
+
+  get company(): FlagContext['company'] {
+    return this.context.company;
+  }
+
+  get otherContext(): FlagContext['other'] {
+    return this.context.other;
+  }
+
+  isEnabled(flagKey: string): boolean {
+    return this.client.isEnabled(flagKey, this.context);
+  }
+
+  getFlag(flagKey: string): Flag {
+    return this.client.getFlag(this.context, flagKey);
+  }
+
+  getFlags(): Record<string, Flag> {
+    return this.client.getFlags(this.context);
+  }
+
+  /** Tracks an event for the bound user (and company, unless `companyId` is given); no user, no event. */
+  async track(event: string, options: TrackOptions = {}): Promise<void> {
+    const userId = this.context.user?.id;
+    if (userId === undefined || this.context.enableTracking === false) return;
+    const companyId = options.companyId ?? this.context.company?.id;
+    await this.client.track(userId, event, { ...options, ...(companyId !== undefined ? { companyId } : {}) });
+  }
+
+  bindClient(more: FlagContext): BoundFlagmountClient {
+    const merged: FlagContext = { ...this.context };
+    if (more.user) merged.user = { ...this.context.user, ...more.user };
+    if (more.company) merged.company = { ...this.context.company, ...more.company };
+    if (more.other) merged.other = { ...this.context.other, ...more.other };
+    if (more.enableTracking !== undefined) merged.enableTracking = more.enableTracking;
+    return new BoundFlagmountClient(this.client, merged);
+  }
+
+  flush(): Promise<void> {
+    return this.client.flush();
+  }
+}

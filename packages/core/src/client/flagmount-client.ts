@@ -1,0 +1,261 @@
+import type { EvaluationContext, FlagEvaluation } from '@flagmount/engine';
+import { BatchBuilder } from '../runtime/ingest/batch-builder.js';
+import { invalidateRemoteContext } from '../runtime/context/remote-context.js';
+import type { Services } from '../services.js';
+import type { EnvironmentState } from '../snapshot/environment-state.js';
+import { BoundFlagmountClient } from './bound-client.js';
+import { EventBuffer } from './event-buffer.js';
+import type {
+  EntityId,
+  Flag,
+  FlagConfig,
+  FlagContext,
+  FlagOverride,
+  TrackOptions,
+  UpdateCompanyOptions,
+  UpdateUserOptions,
+} from './types.js';
+
+/** What a client and the clients derived from it (bound, with overrides) share. */
+interface Shared {
+  readonly services: Services;
+  readonly environment: string;
+  readonly buffer: EventBuffer;
+  /** Unknown flag keys already warned about: one warning per key, not one per call. */
+  readonly warned: Set<string>;
+  envId?: string;
+}
+
+interface Resolved {
+  key: string;
+  isEnabled: boolean;
+  config: FlagConfig;
+  evaluation?: FlagEvaluation;
+}
+
+const NO_CONFIG: FlagConfig = Object.freeze({ key: undefined, payload: undefined });
+
+function checkId(id: unknown, what: string): string {
+  if (typeof id === 'string' && id.length) return id;
+  if (typeof id === 'number' && Number.isFinite(id)) return String(id);
+  throw new TypeError(`${what} must be a non-empty string or a number`);
+}
+
+/**
+ * The in-process client, shaped like Reflag's node SDK (`getFlag`, `getFlags`, `bindClient`, `track`,
+ * `updateUser`, `updateCompany`) plus `isEnabled(flagKey, context)`. Evaluation is synchronous, from the same
+ * compiled snapshot the HTTP routes serve, and never touches the store. Reading `isEnabled`/`config` of a flag
+ * records a check event (buffered, deduplicated for a minute like the SDK), as do `isEnabled(...)` calls.
+ */
+export class FlagmountClient {
+  private readonly shared: Shared;
+  private readonly overrides: Readonly<Record<string, FlagOverride>> | undefined;
+  /** False for `withOverrides` clients: they never write to the store. */
+  private readonly writes: boolean;
+
+  constructor(services: Services, environment: string, internal?: { shared: Shared; overrides: Record<string, FlagOverride> }) {
+    this.shared = internal?.shared ?? { services, environment, buffer: new EventBuffer(services), warned: new Set() };
+    this.overrides = internal?.overrides;
+    this.writes = internal === undefined;
+  }
+
+  /** Whether the flag is on for the context; records a check. Unknown flags are off (and warned about once). */
+  isEnabled(flagKey: string, context: FlagContext = {}): boolean {
+    return this.getFlag(context, flagKey).isEnabled;
+  }
+
+  getFlag(context: FlagContext, flagKey: string): Flag {
+    const state = this.prepare(context);
+    return this.wrap(context, this.resolve(state, context, flagKey), true);
+  }
+
+  /** Every flag for the context. As in the node SDK, reading these records no check events. */
+  getFlags(context: FlagContext): Record<string, Flag> {
+    const state = this.prepare(context);
+    const out: Record<string, Flag> = {};
+    const put = (key: string, flag: Flag) =>
+      Object.defineProperty(out, key, { value: flag, enumerable: true, writable: true, configurable: true });
+    if (state) {
+      for (const evaluation of Object.values(state.compiled.evaluateAll(evaluationContext(context)))) {
+        put(evaluation.key, this.wrap(context, fromEvaluation(evaluation), false));
+      }
+    }
+    for (const [key, override] of Object.entries(this.overrides ?? {})) {
+      put(key, this.wrap(context, fromOverride(key, override), false));
+    }
+    return out;
+  }
+
+  /** A client bound to one context: `getFlag(key)`, `getFlags()`, `isEnabled(key)`, `track(event)`. */
+  bindClient(context: FlagContext): BoundFlagmountClient {
+    return new BoundFlagmountClient(this, context);
+  }
+
+  /**
+   * A client whose listed flags have fixed results, for host tests. It evaluates other flags normally but never
+   * writes: no check events, no tracks, no user or company updates.
+   */
+  withOverrides(overrides: Record<string, FlagOverride>): FlagmountClient {
+    return new FlagmountClient(this.shared.services, this.shared.environment, {
+      shared: this.shared,
+      overrides: { ...this.overrides, ...overrides },
+    });
+  }
+
+  /** Tracks an event; resolves once stored. An event named like a flag counts as a track of that flag. */
+  async track(userId: EntityId, event: string, options: TrackOptions = {}): Promise<void> {
+    const user = checkId(userId, 'userId');
+    if (typeof event !== 'string' || !event) throw new TypeError('event must be a non-empty string');
+    const companyId = options.companyId === undefined ? undefined : checkId(options.companyId, 'companyId');
+    await this.submit((builder, at) =>
+      builder.event({ userId: user, event, ...(companyId !== undefined ? { companyId } : {}), attributes: options.attributes ?? {} }, at),
+    );
+  }
+
+  /** Creates or updates a user (attributes merge key by key; arrays replace whole); resolves once stored. */
+  async updateUser(userId: EntityId, options: UpdateUserOptions = {}): Promise<void> {
+    const id = checkId(userId, 'userId');
+    await this.submit((builder, at) => builder.user({ userId: id, attributes: options.attributes ?? {} }, at));
+  }
+
+  /** Creates or updates a company; `userId` associates that user with it. Resolves once stored. */
+  async updateCompany(companyId: EntityId, options: UpdateCompanyOptions = {}): Promise<void> {
+    const id = checkId(companyId, 'companyId');
+    const userId = options.userId === undefined ? undefined : checkId(options.userId, 'userId');
+    await this.submit((builder, at) =>
+      builder.company({ companyId: id, ...(userId !== undefined ? { userId } : {}), attributes: options.attributes ?? {} }, at),
+    );
+  }
+
+  /** Stores the buffered check events and context updates; resolves when they are committed. */
+  flush(): Promise<void> {
+    return this.shared.buffer.flush();
+  }
+
+  private async submit(add: (builder: BatchBuilder, at: string) => void): Promise<void> {
+    if (!this.writes) return;
+    const state = this.state();
+    if (!state) {
+      this.shared.services.logger.warn('flagmount: in-process client has no environment, nothing stored', {
+        environment: this.shared.environment,
+      });
+      return;
+    }
+    const builder = new BatchBuilder(state.environment.id, state.flags);
+    add(builder, this.shared.services.now().toISOString());
+    await this.shared.services.ingestion.submit(builder.build());
+    invalidateRemoteContext(this.shared.services, builder.touchedEntities());
+  }
+
+  /** The environment's current snapshot: by id, else by name (the earliest-created environment of that name). */
+  private state(): EnvironmentState | undefined {
+    const { services, environment } = this.shared;
+    if (this.shared.envId) return services.snapshots.get(this.shared.envId);
+    let found = services.snapshots.get(environment);
+    if (!found) {
+      const named = services.snapshots
+        .all()
+        .filter((s) => s.environment.name === environment)
+        .sort((a, b) => a.environment.createdAt.localeCompare(b.environment.createdAt) || a.environment.id.localeCompare(b.environment.id));
+      found = named[0];
+    }
+    if (found) this.shared.envId = found.environment.id;
+    return found;
+  }
+
+  /** Resolves the environment and, as the node SDK does, syncs the context's user and company. */
+  private prepare(context: FlagContext): EnvironmentState | undefined {
+    const state = this.state();
+    if (state && this.tracking(context)) this.shared.buffer.syncContext(state.environment.id, context);
+    return state;
+  }
+
+  private tracking(context: FlagContext): boolean {
+    return this.writes && context.enableTracking !== false;
+  }
+
+  private resolve(state: EnvironmentState | undefined, context: FlagContext, flagKey: string): Resolved {
+    const override = this.overrides?.[flagKey];
+    if (override !== undefined) return fromOverride(flagKey, override);
+    const evaluation = state?.compiled.evaluate(flagKey, evaluationContext(context));
+    if (evaluation) return fromEvaluation(evaluation);
+    if (!this.shared.warned.has(flagKey)) {
+      this.shared.warned.add(flagKey);
+      this.shared.services.logger.warn('flagmount: unknown flag, evaluating to false', {
+        flagKey,
+        environment: this.shared.environment,
+      });
+    }
+    return { key: flagKey, isEnabled: false, config: NO_CONFIG };
+  }
+
+  private wrap(context: FlagContext, resolved: Resolved, checks: boolean): Flag {
+    const record = checks && resolved.evaluation !== undefined && this.tracking(context);
+    const envId = this.shared.envId;
+    const buffer = this.shared.buffer;
+    const evalContext = evaluationContext(context) as Record<string, unknown>;
+    const evaluation = resolved.evaluation;
+    return {
+      key: resolved.key,
+      get isEnabled() {
+        if (record && envId && evaluation) {
+          buffer.check(envId, {
+            action: 'check',
+            key: resolved.key,
+            targetingVersion: evaluation.targetingVersion,
+            evalContext,
+            evalResult: resolved.isEnabled,
+            evalRuleResults: evaluation.ruleEvaluationResults,
+            evalMissingFields: evaluation.missingContextFields,
+          });
+        }
+        return resolved.isEnabled;
+      },
+      get config() {
+        if (record && envId && evaluation) {
+          buffer.check(envId, {
+            action: 'check-config',
+            key: resolved.key,
+            ...(evaluation.config ? { targetingVersion: evaluation.config.version } : {}),
+            evalContext,
+            evalResult: { key: resolved.config.key, payload: resolved.config.payload },
+            evalRuleResults: evaluation.config?.ruleEvaluationResults ?? [],
+            evalMissingFields: evaluation.config?.missingContextFields ?? [],
+          });
+        }
+        return resolved.config;
+      },
+      track: async () => {
+        const userId = context.user?.id;
+        if (userId === undefined) {
+          this.shared.services.logger.warn('flagmount: no user in the context, cannot track', { flagKey: resolved.key });
+          return;
+        }
+        if (!this.tracking(context)) return;
+        const companyId = context.company?.id;
+        await this.track(userId, resolved.key, companyId === undefined ? {} : { companyId });
+      },
+    };
+  }
+}
+
+function evaluationContext(context: FlagContext): EvaluationContext {
+  const { enableTracking: _enableTracking, ...rest } = context;
+  return rest;
+}
+
+function fromEvaluation(evaluation: FlagEvaluation): Resolved {
+  const config = evaluation.config;
+  return {
+    key: evaluation.key,
+    isEnabled: evaluation.isEnabled,
+    config: config && config.key !== null ? { key: config.key, payload: config.payload } : NO_CONFIG,
+    evaluation,
+  };
+}
+
+function fromOverride(key: string, override: FlagOverride): Resolved {
+  if (typeof override === 'boolean') return { key, isEnabled: override, config: NO_CONFIG };
+  const config = override.config ? { key: override.config.key, payload: override.config.payload } : NO_CONFIG;
+  return { key, isEnabled: override.isEnabled, config };
+}

@@ -1,0 +1,82 @@
+import { Type } from '@sinclair/typebox';
+import { defineRoute, raw, type RouteDefinition } from '../http/route.js';
+import type { CoreRequest, CoreResponse } from '../http/types.js';
+import { documented } from '../openapi/annotations.js';
+import { dashboardAssets, type Asset } from './assets.js';
+import { flagChecksRoutes } from './checks-route.js';
+import { specificTargetsRoutes } from './specific-targets-route.js';
+
+/**
+ * The page may only talk to its own origin and load its own files: the management key lives in this page, so no
+ * third-party script, frame or form target gets near it.
+ */
+const SECURITY_HEADERS = {
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+    "form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+};
+
+function send(request: CoreRequest, asset: Asset, cacheControl: string): CoreResponse {
+  const headers = { ...SECURITY_HEADERS, etag: asset.etag, 'cache-control': cacheControl };
+  const tags = request.headers['if-none-match']?.split(',').map((t) => t.trim().replace(/^W\//, ''));
+  if (tags?.includes(asset.etag) || tags?.includes('*')) return { status: 304, headers };
+  return { status: 200, headers: { ...headers, 'content-type': asset.contentType }, body: asset.body };
+}
+
+const page = defineRoute({
+  method: 'GET',
+  path: '/ui',
+  operationId: 'getDashboard',
+  summary: 'The dashboard (HTML); it asks for a management API key and calls the management API with it',
+  surface: 'management',
+  tags: ['Dashboard'],
+  auth: { kind: 'public' },
+  produces: 'text/html',
+  async handle({ request }) {
+    // Relative asset and API URLs need the trailing slash; `Location: ui/` resolves against `<prefix>/ui`.
+    if (!request.path.endsWith('/')) {
+      const q = request.query.length ? `?${new URLSearchParams(request.query.map(([k, v]) => [k, v])).toString()}` : '';
+      return raw({ status: 308, headers: { location: `ui/${q}`, 'cache-control': 'no-cache' } });
+    }
+    // Revalidated on every load, so a new release's asset names are picked up at once.
+    return raw(send(request, dashboardAssets().html, 'no-cache'));
+  },
+});
+
+const file = defineRoute({
+  method: 'GET',
+  path: '/ui/assets/{file}',
+  operationId: 'getDashboardAsset',
+  summary: 'A dashboard script or stylesheet (content-hashed name, cached for a year)',
+  surface: 'management',
+  tags: ['Dashboard'],
+  auth: { kind: 'public' },
+  params: Type.Object({ file: Type.String({ minLength: 1, maxLength: 100 }) }),
+  produces: 'text/plain',
+  async handle({ request, params }) {
+    const asset = dashboardAssets().files.get(params.file);
+    if (!asset) {
+      return raw({ status: 404, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }, body: 'Not found' });
+    }
+    return raw(send(request, asset, 'public, max-age=31536000, immutable'));
+  },
+});
+
+/** The UI itself: served only when `createFlagmount({ dashboard: true })`. */
+export const dashboardRoutes: RouteDefinition[] = [
+  documented(page, {
+    responses: {
+      '304': { description: 'Not modified (If-None-Match)' },
+      '308': { description: 'Redirect from `<prefix>/ui` to `<prefix>/ui/`' },
+    },
+  }),
+  documented(file, {
+    responses: { '304': { description: 'Not modified (If-None-Match)' }, '404': { description: 'No such asset' } },
+  }),
+];
+
+/** Read-only management routes the UI needs and the spec lacks; part of the management API (in OpenAPI). */
+export const dashboardApiRoutes: RouteDefinition[] = [...flagChecksRoutes, ...specificTargetsRoutes];

@@ -1,0 +1,61 @@
+import type { MutationActor } from '../domain/mutation.js';
+import { HttpError, notFound, unauthenticated } from '../http/http-error.js';
+import type { Principal } from '../http/route.js';
+import type { Services } from '../services.js';
+import type { Repositories } from '../storage/port.js';
+import type { AppRecord, EnvironmentRecord, FlagRecord, ManagementKeyRecord } from '../storage/records.js';
+
+/**
+ * Resolving the resources a management route addresses. Every route goes through these, so the rules hold
+ * everywhere: an unknown app/env/flag is 404 `not_found`; an app of another organisation is 401
+ * `unauthenticated` (architecture.md: that key is not a management key *for this organisation*); an environment
+ * or flag of another app under this app's path is 404, exactly as if it did not exist.
+ */
+
+export function managementKeyOf(principal: Principal): ManagementKeyRecord {
+  if (principal.kind !== 'management') throw new HttpError(401, 'unauthenticated', 'A management API key is required');
+  return principal.key;
+}
+
+export function actorOf(principal: Principal): MutationActor {
+  const key = managementKeyOf(principal);
+  return { orgId: key.orgId, actor: key.id };
+}
+
+export async function loadApp(repos: Repositories, principal: Principal, appId: string): Promise<AppRecord> {
+  const key = managementKeyOf(principal);
+  const app = await repos.apps.get(appId);
+  if (!app) throw notFound(`App ${appId}`);
+  if (app.orgId !== key.orgId) throw unauthenticated('This management API key does not belong to the organization of this app');
+  return app;
+}
+
+export async function loadEnvironment(repos: Repositories, app: AppRecord, envId: string): Promise<EnvironmentRecord> {
+  const env = await repos.environments.get(envId);
+  if (!env || env.appId !== app.id) throw notFound(`Environment ${envId}`);
+  return env;
+}
+
+export async function loadFlagById(repos: Repositories, app: AppRecord, flagId: string): Promise<FlagRecord> {
+  const flag = await repos.flags.get(flagId);
+  if (!flag || flag.appId !== app.id) throw notFound(`Flag ${flagId}`);
+  return flag;
+}
+
+export async function loadFlagByKey(repos: Repositories, app: AppRecord, flagKey: string): Promise<FlagRecord> {
+  const flag = await repos.flags.getByKey(app.id, flagKey);
+  if (!flag) throw notFound(`Flag ${flagKey}`);
+  return flag;
+}
+
+/** Current flagStateVersion of every environment of the app. */
+export async function currentVersions(repos: Repositories, appId: string): Promise<Record<string, number>> {
+  const envs = await repos.environments.listByApp(appId);
+  return Object.fromEntries(envs.map((e) => [e.id, e.flagStateVersion]));
+}
+
+/** Shorthand for routes: app + services from a route context. */
+export interface ManagementCtx {
+  principal: Principal;
+  services: Services;
+}

@@ -1,0 +1,60 @@
+import { invalidRequest } from '../../http/http-error.js';
+import { defineRoute } from '../../http/route.js';
+import { AUDIT_LIMIT_DEFAULT, ListAuditQuerySchema, ListAuditResponseSchema, type AuditEntry } from '../../schemas/audit.js';
+import { AppParamsSchema } from '../../schemas/common.js';
+import type { AuditRecord } from '../../storage/records.js';
+import { loadApp } from '../access.js';
+
+/** The cursor is opaque to callers: base64url of the last entry's (createdAt, id), the store's own page key. */
+export const encodeCursor = (row: Pick<AuditRecord, 'createdAt' | 'id'>): string =>
+  Buffer.from(JSON.stringify([row.createdAt, row.id])).toString('base64url');
+
+export function decodeCursor(cursor: string): { createdAt: string; id: string } {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === 'string')) {
+      return { createdAt: value[0] as string, id: value[1] as string };
+    }
+  } catch {
+    // fall through
+  }
+  throw invalidRequest('Invalid query parameters', { before: ['is not a cursor returned by this endpoint (nextCursor)'] });
+}
+
+const toAuditEntry = (row: AuditRecord): AuditEntry => ({
+  id: row.id,
+  appId: row.appId,
+  envId: row.envId,
+  actor: row.actor,
+  action: row.action,
+  targetType: row.targetType,
+  targetId: row.targetId,
+  changeDescription: row.changeDescription,
+  before: row.before ?? null,
+  after: row.after ?? null,
+  createdAt: row.createdAt,
+});
+
+/** Extension: an app's audit history, newest first, `limit` per page (default 50, max 500), `before` = nextCursor. */
+export const listAuditRoute = defineRoute({
+  method: 'GET',
+  path: '/apps/{appId}/audit',
+  operationId: 'listAudit',
+  summary: 'Audit history of an app',
+  surface: 'management',
+  tags: ['Audit'],
+  auth: { kind: 'management', scope: 'read' },
+  params: AppParamsSchema,
+  query: ListAuditQuerySchema,
+  response: ListAuditResponseSchema,
+  async handle({ params, query, principal, services }) {
+    const app = await loadApp(services.storage, principal, params.appId);
+    const limit = query.limit ?? AUDIT_LIMIT_DEFAULT;
+    const before = query.before !== undefined ? decodeCursor(query.before) : undefined;
+    // One extra row tells whether another page exists without a count query.
+    const rows = await services.storage.audit.list({ orgId: app.orgId, appId: app.id, limit: limit + 1, ...(before ? { before } : {}) });
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return { data: page.map(toAuditEntry), nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+  },
+});

@@ -1,0 +1,27 @@
+import type { FlagKeyFormat } from '../../storage/records.js';
+
+/**
+ * The key formats of `flagKeyFormat`, checked when a flag is created (not when the app's format changes later:
+ * existing keys are in code and cannot be renamed). Words are letters and digits; a key starts with a letter.
+ */
+const FORMATS: Record<Exclude<FlagKeyFormat, 'custom'>, { pattern: RegExp; example: string }> = {
+  pascalCase: { pattern: /^[A-Z][a-zA-Z0-9]*$/, example: 'NewCheckout' },
+  camelCase: { pattern: /^[a-z][a-zA-Z0-9]*$/, example: 'newCheckout' },
+  snakeCaseUpper: { pattern: /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/, example: 'NEW_CHECKOUT' },
+  snakeCaseLower: { pattern: /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/, example: 'new_checkout' },
+  kebabCaseUpper: { pattern: /^[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*$/, example: 'NEW-CHECKOUT' },
+  kebabCaseLower: { pattern: /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/, example: 'new-checkout' },
+};
+
+/** `undefined` when `key` fits `format`, else a message naming the format with an example. */
+export function flagKeyFormatProblem(key: string, format: FlagKeyFormat): string | undefined {
+  if (format === 'custom') {
+    // Any key, but not one a person cannot see: surrounding whitespace or control characters break code lookups.
+    if (key.trim() !== key) return 'must not start or end with whitespace';
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u001f\u007f]/.test(key)) return 'must not contain control characters';
+    return undefined;
+  }
+  const { pattern, example } = FORMATS[format];
+  return pattern.test(key) ? undefined : `must be in ${format} (e.g. ${example}), the app's flagKeyFormat`;
+}

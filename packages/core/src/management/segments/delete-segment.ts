@@ -1,0 +1,39 @@
+import { mutate } from '../../domain/mutation.js';
+import { notPossible } from '../../http/http-error.js';
+import { defineRoute } from '../../http/route.js';
+import { DeletedSchema } from '../../schemas/common.js';
+import { SegmentParamsSchema } from '../../schemas/segment.js';
+import { actorOf, loadApp } from '../access.js';
+import { loadSegment, refuseAllSegment, segmentUsage } from './segment-common.js';
+
+/**
+ * Extension: delete a segment that no rule uses (400 not_possible otherwise: a rule whose segment vanished would
+ * match nobody, silently switching the flag off). Unused, it is not served: no version moves.
+ */
+export const deleteSegmentRoute = defineRoute({
+  method: 'DELETE',
+  path: '/apps/{appId}/segments/{segmentId}',
+  operationId: 'deleteSegment',
+  summary: 'Delete a segment',
+  surface: 'management',
+  tags: ['Segments'],
+  auth: { kind: 'management', scope: 'admin' },
+  params: SegmentParamsSchema,
+  response: DeletedSchema,
+  async handle({ params, principal, services }) {
+    const app = await loadApp(services.storage, principal, params.appId);
+    await mutate(services, actorOf(principal), async (tx) => {
+      const segment = await loadSegment(tx, app, params.segmentId);
+      refuseAllSegment(segment);
+      const usage = await segmentUsage(tx, app.id, segment.id);
+      if (usage.length) {
+        throw notPossible(`Segment ${segment.id} is used by the targeting rules of ${usage.length} flag environment(s)`, {
+          segmentId: ['used by targeting rules'],
+        });
+      }
+      await tx.segments.delete(segment.id);
+      tx.recordAudit({ appId: app.id, envId: null, action: 'segment.deleted', targetType: 'segment', targetId: segment.id, changeDescription: null, before: segment, after: null });
+    });
+    return { id: params.segmentId, deleted: true as const };
+  },
+});

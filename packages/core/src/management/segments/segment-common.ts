@@ -1,0 +1,38 @@
+import { validateFilter, type Filter } from '@flagmount/engine';
+import { addIssue, invalidRequest, notFound, notPossible, type Issues } from '../../http/http-error.js';
+import type { Repositories } from '../../storage/port.js';
+import type { AppRecord, SegmentRecord } from '../../storage/records.js';
+
+/** Semantic filter checks (arity, thresholds, field paths) the schema cannot express → 400 invalid_request. */
+export function checkFilter(filter: Filter, prefix: string): void {
+  const issues: Issues = {};
+  for (const issue of validateFilter(filter)) addIssue(issues, issue.path ? `${prefix}.${issue.path}` : prefix, issue.message);
+  if (Object.keys(issues).length) throw invalidRequest('Invalid filter', issues);
+}
+
+export async function loadSegment(tx: Repositories, app: AppRecord, segmentId: string): Promise<SegmentRecord> {
+  const segment = await tx.segments.get(segmentId);
+  if (!segment || segment.appId !== app.id) throw notFound(`Segment ${segmentId}`);
+  return segment;
+}
+
+/** The `all` segment is the app's "everyone": renaming or refiltering it would silently retarget every rule using it. */
+export function refuseAllSegment(segment: SegmentRecord): void {
+  if (segment.type === 'all') throw notPossible('The "all" segment cannot be changed or deleted');
+}
+
+/** (flagId, envId) pairs whose rules reference the segment, over every environment of the app. */
+export async function segmentUsage(
+  tx: Repositories,
+  appId: string,
+  segmentId: string,
+): Promise<Array<{ flagId: string; envId: string }>> {
+  const envs = await tx.environments.listByApp(appId);
+  const usage: Array<{ flagId: string; envId: string }> = [];
+  for (const env of envs) {
+    for (const t of await tx.targeting.listByEnv(env.id)) {
+      if (t.rules.some((r) => r.segmentId === segmentId)) usage.push({ flagId: t.flagId, envId: env.id });
+    }
+  }
+  return usage;
+}

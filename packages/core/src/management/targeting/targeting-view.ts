@@ -1,0 +1,20 @@
+import type { Targeting } from '../../schemas/targeting.js';
+import type { EnvironmentRecord, FlagRecord, FlagTargetingRecord } from '../../storage/records.js';
+
+/** A flag that was never targeted in an environment has version 0 and no rules: the same as the snapshot serves. */
+export function emptyTargeting(flag: FlagRecord, env: EnvironmentRecord): FlagTargetingRecord {
+  return { flagId: flag.id, envId: env.id, version: 0, rules: [], configVersion: 0, variants: [], updatedAt: '' };
+}
+
+export function toTargeting(flag: FlagRecord, env: EnvironmentRecord, record: FlagTargetingRecord | undefined): Targeting {
+  const t = record ?? emptyTargeting(flag, env);
+  return {
+    flagId: flag.id,
+    flagKey: flag.key,
+    envId: env.id,
+    version: t.version,
+    rules: t.rules.map((r) => (r.segmentId ? { filter: r.filter, segmentId: r.segmentId } : { filter: r.filter })),
+    config: { version: t.configVersion, variants: t.variants },
+    updatedAt: record ? t.updatedAt : null,
+  };
+}

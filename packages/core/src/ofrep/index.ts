@@ -1,0 +1,2 @@
+export { ofrepRoutes } from './routes.js';
+export { toFlagmountContext, InvalidContextError } from './context.js';

@@ -1,0 +1,144 @@
+import { createHash } from 'node:crypto';
+import { Type } from '@sinclair/typebox';
+import { defineRoute, raw, type Principal, type RouteDefinition } from '../http/route.js';
+import type { CoreResponse } from '../http/types.js';
+import { documented } from '../openapi/annotations.js';
+import { withRemoteContext } from '../runtime/context/remote-context.js';
+import { currentState, sdkEnvironment } from '../runtime/environment.js';
+import type { Context } from '../schemas/context.js';
+import type { Services } from '../services.js';
+import type { EnvironmentState } from '../snapshot/environment-state.js';
+import { InvalidContextError, toFlagmountContext } from './context.js';
+import { toOfrepSuccess } from './evaluate.js';
+import {
+  OfrepBulkEvaluationFailureSchema,
+  OfrepBulkEvaluationSuccessSchema,
+  OfrepEvaluationFailureSchema,
+  OfrepEvaluationRequestSchema,
+  OfrepEvaluationSuccessSchema,
+  OfrepFlagKeyParamsSchema,
+  OfrepRequestEnvelopeSchema,
+} from './schemas.js';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): CoreResponse {
+  return { status, headers: { 'content-type': JSON_TYPE, 'cache-control': 'no-store', ...headers }, body: JSON.stringify(body) };
+}
+
+interface Resolved {
+  state: EnvironmentState;
+  context: Context;
+  remoteContextUsed: boolean;
+  /** Secret flags are served to the secret key only (as on `/features/evaluated`): a publishable key lives in browsers. */
+  includeSecret: boolean;
+}
+
+async function resolve(services: Services, principal: Principal, rawContext: unknown): Promise<Resolved> {
+  const { environment, keyKind } = sdkEnvironment(principal);
+  const sent = toFlagmountContext(rawContext);
+  const state = currentState(services, environment.id);
+  const { context, used } = await withRemoteContext(services, environment.id, sent);
+  return { state, context, remoteContextUsed: used, includeSecret: keyKind === 'secret' };
+}
+
+const visible = (r: Resolved, flagKey: string) => {
+  const flag = r.state.flags.get(flagKey);
+  return flag !== undefined && (!flag.secret || r.includeSecret);
+};
+
+const evaluateFlag = defineRoute({
+  method: 'POST',
+  path: '/ofrep/v1/evaluate/flags/{key}',
+  operationId: 'ofrepEvaluateFlag',
+  summary: 'OFREP: evaluate one flag for a context',
+  surface: 'runtime',
+  tags: ['OFREP'],
+  auth: { kind: 'sdk', keys: 'any' },
+  params: OfrepFlagKeyParamsSchema,
+  body: OfrepRequestEnvelopeSchema,
+  response: OfrepEvaluationSuccessSchema,
+  async handle({ services, principal, params, body }) {
+    const key = params.key;
+    let resolved: Resolved;
+    try {
+      resolved = await resolve(services, principal, body?.context);
+    } catch (error) {
+      if (!(error instanceof InvalidContextError)) throw error;
+      return raw(json(400, { key, errorCode: 'INVALID_CONTEXT', errorDetails: error.message }));
+    }
+    const evaluation = visible(resolved, key) ? resolved.state.compiled.evaluate(key, resolved.context) : undefined;
+    if (!evaluation) {
+      return raw(json(404, { key, errorCode: 'FLAG_NOT_FOUND', errorDetails: `Flag "${key}" was not found` }));
+    }
+    return toOfrepSuccess(resolved.state, evaluation, resolved.remoteContextUsed);
+  },
+});
+
+/** `"abc"`, `W/"abc"`, `*`: a weak comparison, as If-None-Match asks for (RFC 9110, 13.1.2). */
+function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag));
+}
+
+const evaluateFlags = defineRoute({
+  method: 'POST',
+  path: '/ofrep/v1/evaluate/flags',
+  operationId: 'ofrepEvaluateFlags',
+  summary: 'OFREP: evaluate every flag for a context (ETag / If-None-Match)',
+  surface: 'runtime',
+  tags: ['OFREP'],
+  auth: { kind: 'sdk', keys: 'any' },
+  body: OfrepRequestEnvelopeSchema,
+  response: OfrepBulkEvaluationSuccessSchema,
+  async handle({ services, principal, body, request }) {
+    let resolved: Resolved;
+    try {
+      resolved = await resolve(services, principal, body?.context);
+    } catch (error) {
+      if (!(error instanceof InvalidContextError)) throw error;
+      return raw(json(400, { errorCode: 'INVALID_CONTEXT', errorDetails: error.message }));
+    }
+    const all = resolved.state.compiled.evaluateAll(resolved.context);
+    const flags = Object.keys(all)
+      .filter((key) => visible(resolved, key))
+      .sort()
+      .map((key) => toOfrepSuccess(resolved.state, all[key]!, resolved.remoteContextUsed));
+    const text = JSON.stringify({ flags });
+    // The tag hashes the answer itself: it changes exactly when this context's results change, whatever caused it
+    // (targeting, segments, stored attributes).
+    const etag = `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"`;
+    const headers = { etag, 'cache-control': 'private, no-cache' };
+    if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) return raw({ status: 304, headers });
+    return raw({ status: 200, headers: { 'content-type': JSON_TYPE, ...headers }, body: text });
+  },
+});
+
+const failure = (description: string) => ({ description, schema: OfrepEvaluationFailureSchema });
+
+/** The two OFREP core routes (https://github.com/open-feature/protocol), under `<prefix>/ofrep/v1/…`. */
+export const ofrepRoutes: RouteDefinition[] = [
+  documented(evaluateFlag, {
+    description: 'Boolean flags answer `isEnabled`; a matched config variant answers its payload.',
+    requestBody: OfrepEvaluationRequestSchema,
+    responses: {
+      '400': failure('The context cannot be used (`INVALID_CONTEXT`)'),
+      '404': failure('No such flag in this environment (`FLAG_NOT_FOUND`)'),
+    },
+  }),
+  documented(evaluateFlags, {
+    description: 'Answers 304 when If-None-Match carries the ETag of the same answer.',
+    requestBody: OfrepEvaluationRequestSchema,
+    headers: { 'If-None-Match': { description: 'ETag of a previous answer', schema: Type.String() } },
+    responses: {
+      '200': {
+        description: 'Every flag evaluated',
+        schema: OfrepBulkEvaluationSuccessSchema,
+        headers: { ETag: { description: 'Entity tag of this answer', schema: Type.String() } },
+      },
+      '304': { description: 'Not modified: the answer has the ETag sent in If-None-Match' },
+      '400': { description: 'The context cannot be used (`INVALID_CONTEXT`)', schema: OfrepBulkEvaluationFailureSchema },
+    },
+  }),
+];

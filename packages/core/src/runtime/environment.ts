@@ -1,0 +1,56 @@
+import { HttpError, invalidRequest } from '../http/http-error.js';
+import type { CoreRequest } from '../http/types.js';
+import type { Principal } from '../http/route.js';
+import type { Services } from '../services.js';
+import type { EnvironmentState } from '../snapshot/environment-state.js';
+import type { EnvironmentRecord } from '../storage/records.js';
+
+/** The environment an SDK key belongs to; runtime routes all require an SDK key, so anything else is a bug. */
+export function sdkEnvironment(principal: Principal): { environment: EnvironmentRecord; keyKind: 'publishable' | 'secret' } {
+  if (principal.kind !== 'sdk') throw new HttpError(403, 'unauthorized', 'An SDK key is required');
+  return { environment: principal.environment, keyKind: principal.keyKind };
+}
+
+/**
+ * The compiled state of the key's environment. It exists whenever the key resolved (keys are indexed from the
+ * same snapshots); if the environment vanished in between, the key is no longer valid.
+ */
+export function currentState(services: Services, envId: string): EnvironmentState {
+  const state = services.snapshots.get(envId);
+  if (!state) throw new HttpError(403, 'unauthorized', 'Invalid SDK key');
+  return state;
+}
+
+/**
+ * The raw `waitForVersion` text must be a plain non-negative integer: query conversion alone would turn `1.5`
+ * into 1 and hold the request for the wrong version.
+ */
+export function checkWaitForVersion(request: CoreRequest): void {
+  for (const [name, value] of request.query) {
+    if (name !== 'waitForVersion') continue;
+    if (!/^\d{1,15}$/.test(value)) {
+      throw invalidRequest('waitForVersion must be an integer ≥ 0', { waitForVersion: ['Expected an integer ≥ 0'] });
+    }
+  }
+}
+
+/** Holds the request until the snapshot reaches `version` (bounded by options), then answers with what it has. */
+export async function waitForVersion(
+  services: Services,
+  envId: string,
+  version: number | undefined,
+  signal: AbortSignal | undefined,
+): Promise<EnvironmentState> {
+  if (version !== undefined) {
+    await services.snapshots.waitForVersion(envId, version, services.options.waitForVersionTimeoutMs, signal);
+  }
+  return currentState(services, envId);
+}
+
+/** ISO timestamp of the request: the body's `timestamp` when given, else the service clock. */
+export function timestampOf(services: Services, timestamp: string | undefined): string {
+  return timestamp ? new Date(timestamp).toISOString() : services.now().toISOString();
+}
+
+/** Ids arrive as strings or JSON numbers and are stored as strings. */
+export const idString = (id: string | number): string => (typeof id === 'number' ? String(id) : id);

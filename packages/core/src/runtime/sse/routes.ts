@@ -1,0 +1,43 @@
+import { defineRoute, raw, type RouteDefinition } from '../../http/route.js';
+import { sdkEnvironment } from '../environment.js';
+
+/**
+ * Push for Reflag's node SDK (`flagsSyncMode: 'push'`, `flagsPushUrl: '<mount>/sse/server'`). The SDK's
+ * `initialize()` waits for the response headers with no timeout, so they are flushed at once (a stream response).
+ */
+const serverStream = defineRoute({
+  method: 'GET',
+  path: '/sse/server',
+  operationId: 'getServerFlagUpdates',
+  summary: 'Server-Sent Events: flags-updated with the new flagStateVersion (secret key)',
+  surface: 'runtime',
+  tags: ['Runtime'],
+  auth: { kind: 'sdk', keys: 'secret' },
+  produces: 'text/event-stream',
+  async handle({ services, principal }) {
+    const { environment } = sdkEnvironment(principal);
+    return raw(services.streams.open(environment.id));
+  },
+});
+
+/**
+ * Live updates of the browser SDK (`GET /sse/client?publishableKey=…&context=<json>`). The `context` parameter is
+ * accepted and not used: every client of an environment gets the same version notices, and Flagmount sends no
+ * feedback prompts.
+ */
+const clientStream = defineRoute({
+  method: 'GET',
+  path: '/sse/client',
+  operationId: 'getClientFlagUpdates',
+  summary: 'Server-Sent Events for browsers: flags-updated with the new flagStateVersion',
+  surface: 'runtime',
+  tags: ['Runtime'],
+  auth: { kind: 'sdk', keys: 'any' },
+  produces: 'text/event-stream',
+  async handle({ services, principal }) {
+    const { environment } = sdkEnvironment(principal);
+    return raw(services.streams.open(environment.id));
+  },
+});
+
+export const sseRoutes: RouteDefinition[] = [serverStream, clientStream];

@@ -1,0 +1,65 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+/**
+ * The evaluation context (runtime-api.md, "Context"): optional `user`, `company` and `other` objects. Ids are
+ * strings or numbers, never arrays; attribute values are strings, numbers, booleans, null or arrays; one level of
+ * nested object grouping (`user.profile.roles`) is allowed, deeper nesting is rejected.
+ */
+
+/** JSON numbers are accepted wherever an id is (Reflag's node SDK sends them) and stored as strings. */
+export const EntityIdSchema = Type.Union([Type.String({ minLength: 1 }), Type.Number()], {
+  description: 'A string (at least 1 character) or a number; numbers are stored as strings',
+});
+
+/** Array items are not constrained by the spec; arrays are matched by whole items (CONTAINS, ANY_OF, …). */
+export const AttributeValueSchema = Type.Union(
+  [Type.String(), Type.Number(), Type.Boolean(), Type.Null(), Type.Array(Type.Unknown())],
+  { description: 'string, number, boolean, null or array' },
+);
+
+/** The one allowed level of grouping: an object whose members are plain attribute values. */
+export const AttributeGroupSchema = Type.Record(Type.String(), AttributeValueSchema, {
+  description: 'one level of nested grouping (for example user.profile.roles)',
+});
+
+const MemberValueSchema = Type.Union([AttributeValueSchema, AttributeGroupSchema]);
+
+export const EntityContextSchema = Type.Object(
+  { id: Type.Optional(Type.Union([Type.String(), Type.Number()], { description: 'string or number, not an array' })) },
+  { additionalProperties: MemberValueSchema },
+);
+
+export const OtherContextSchema = Type.Record(Type.String(), MemberValueSchema);
+
+export const ContextSchema = Type.Object(
+  {
+    user: Type.Optional(EntityContextSchema),
+    company: Type.Optional(EntityContextSchema),
+    other: Type.Optional(OtherContextSchema),
+  },
+  { additionalProperties: false, $id: 'Context' },
+);
+export type Context = Static<typeof ContextSchema>;
+
+/** Decoded size limit of `contextJson` (runtime-api.md, "Limits"). */
+export const CONTEXT_JSON_MAX_BYTES = 16_384;
+
+/** Query of `/features/evaluated` and `/features/enabled`; `context.*` and unknown parameters pass through. */
+export const EvaluatedQuerySchema = Type.Object(
+  {
+    contextJson: Type.Optional(
+      Type.Union([Type.String(), Type.Array(Type.String())], {
+        description: `The whole context as one JSON text, at most ${CONTEXT_JSON_MAX_BYTES} bytes decoded; sent once`,
+      }),
+    ),
+    key: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Only this flag' })),
+    waitForVersion: Type.Optional(Type.Integer({ minimum: 0, description: 'Hold until this flagStateVersion' })),
+    publishableKey: Type.Optional(Type.String({ description: 'Alternative to the Authorization header' })),
+  },
+  { additionalProperties: true },
+);
+
+export const WaitForVersionQuerySchema = Type.Object(
+  { waitForVersion: Type.Optional(Type.Integer({ minimum: 0, description: 'Hold until this flagStateVersion' })) },
+  { additionalProperties: true },
+);

@@ -1,0 +1,112 @@
+import { Value } from '@sinclair/typebox/value';
+import { describe, expect, it } from 'vitest';
+import { FilterSchema, FlagDefinitionSchema, validateFilter, type Filter } from '../src/index.js';
+import { ctx } from './helpers.js';
+
+describe('validateFilter', () => {
+  it('accepts valid filters of every kind', () => {
+    const filter: Filter = {
+      type: 'group',
+      operator: 'and',
+      filters: [
+        ctx('company.plan', 'IS', ['enterprise']),
+        ctx('user.roles', 'ANY_OF', ['a', 'b']),
+        ctx('user.email', 'SET'),
+        ctx('user.profile.roles', 'CONTAINS', ['dev']),
+        { type: 'negation', filter: ctx('other.beta', 'IS_TRUE') },
+        { type: 'rolloutPercentage', key: 'f', partialRolloutAttribute: 'user.id', partialRolloutThreshold: 100000 },
+        { type: 'rolloutPercentage', partialRolloutAttribute: 'company.id', partialRolloutThreshold: 0 },
+        { type: 'constant', value: true },
+        { type: 'group', operator: 'or', filters: [] },
+      ],
+    };
+    expect(validateFilter(filter)).toEqual([]);
+  });
+
+  it.each([
+    ['SET', ['x'], 'SET takes no values'],
+    ['NOT_SET', ['x'], 'NOT_SET takes no values'],
+    ['IS_TRUE', ['x'], 'IS_TRUE takes no values'],
+    ['IS_FALSE', ['x', 'y'], 'IS_FALSE takes no values'],
+    ['ANY_OF', [], 'ANY_OF takes at least one value'],
+    ['NOT_ANY_OF', [], 'NOT_ANY_OF takes at least one value'],
+    ['IS', [], 'IS takes exactly one value'],
+    ['GT', ['1', '2'], 'GT takes exactly one value'],
+    ['DATE_AFTER', [], 'DATE_AFTER takes exactly one value'],
+  ])('checks arity: %s with %j', (operator, values, message) => {
+    expect(validateFilter(ctx('user.x', operator, values))).toEqual([{ path: 'values', message }]);
+  });
+
+  it('checks the threshold range, relative to the filter', () => {
+    const filter: Filter = {
+      type: 'negation',
+      filter: { type: 'group', operator: 'or', filters: [{ type: 'rolloutPercentage', partialRolloutAttribute: 'user.id', partialRolloutThreshold: 100001 }] },
+    };
+    expect(validateFilter(filter)).toEqual([
+      { path: 'filter.filters.0.partialRolloutThreshold', message: expect.stringContaining('0 to 100000') },
+    ]);
+    const fractional = { type: 'rolloutPercentage', partialRolloutAttribute: 'user.id', partialRolloutThreshold: 0.5 } as Filter;
+    expect(validateFilter(fractional)).toHaveLength(1);
+  });
+
+  it('checks field paths: a context root and at most one level of nesting', () => {
+    expect(validateFilter(ctx('user.profile.roles.x', 'SET'))).toEqual([{ path: 'field', message: expect.stringContaining('too deep') }]);
+    expect(validateFilter(ctx('plan', 'SET'))).toEqual([{ path: 'field', message: expect.stringContaining('user., company. or other.') }]);
+    expect(validateFilter(ctx('user', 'SET'))).toHaveLength(1);
+    expect(validateFilter(ctx('user..id', 'SET'))).toEqual([{ path: 'field', message: expect.stringContaining('empty path segment') }]);
+    const rollout = { type: 'rolloutPercentage', partialRolloutAttribute: 'a.b.c.d', partialRolloutThreshold: 1 } as Filter;
+    expect(validateFilter(rollout)).toEqual([{ path: 'partialRolloutAttribute', message: expect.any(String) }]);
+  });
+
+  it('reports every problem, with dotted paths, and never throws on garbage', () => {
+    const filter = {
+      type: 'group',
+      operator: 'xor',
+      filters: [null, { type: 'context', field: 'user.a', operator: 'NOPE', values: [1] }, { type: 'constant', value: 'yes' }, { type: 'mystery' }],
+    } as unknown as Filter;
+    expect(validateFilter(filter).map((issue) => issue.path)).toEqual([
+      'operator',
+      'filters.0',
+      'filters.1.values.0',
+      'filters.1.operator',
+      'filters.2.value',
+      'filters.3.type',
+    ]);
+    expect(validateFilter(undefined as unknown as Filter)).toEqual([{ path: '', message: 'must be a filter object' }]);
+  });
+});
+
+describe('TypeBox schemas', () => {
+  it('FilterSchema accepts the five kinds, nested', () => {
+    const filter: Filter = {
+      type: 'group',
+      operator: 'or',
+      filters: [
+        { type: 'negation', filter: ctx('user.id', 'IS', ['1']) },
+        { type: 'rolloutPercentage', partialRolloutAttribute: 'user.id', partialRolloutThreshold: 50000 },
+        { type: 'constant', value: false },
+      ],
+    };
+    expect(Value.Check(FilterSchema, filter)).toBe(true);
+  });
+
+  it('FilterSchema rejects unknown operators, types and thresholds out of range', () => {
+    expect(Value.Check(FilterSchema, { type: 'context', field: 'user.id', operator: 'LIKE', values: [] })).toBe(false);
+    expect(Value.Check(FilterSchema, { type: 'segment' })).toBe(false);
+    expect(
+      Value.Check(FilterSchema, { type: 'rolloutPercentage', partialRolloutAttribute: 'user.id', partialRolloutThreshold: 100001 }),
+    ).toBe(false);
+    expect(Value.Check(FilterSchema, { type: 'negation', filter: { type: 'constant', value: 1 } })).toBe(false);
+  });
+
+  it('FlagDefinitionSchema embeds the recursive filter in rules and variants', () => {
+    const flag = {
+      key: 'f',
+      targetingVersion: 1,
+      rules: [{ filter: { type: 'constant', value: true } }],
+      config: { version: 1, variants: [{ key: 'v', payload: { any: 'thing' }, filter: { type: 'group', operator: 'and', filters: [] } }] },
+    };
+    expect(Value.Check(FlagDefinitionSchema, flag)).toBe(true);
+    expect(Value.Check(FlagDefinitionSchema, { ...flag, rules: [{ filter: { type: 'group', operator: 'and' } }] })).toBe(false);
+  });
+});

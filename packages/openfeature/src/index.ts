@@ -1,0 +1,1 @@
+export { FlagmountProvider, type FlagmountProviderOptions } from './provider.js';

@@ -1,0 +1,112 @@
+import type { Storage } from '@flagmount/core';
+import { expect } from 'vitest';
+import { at, checkEvent, environment, feedback, promptEvent, seedBase, trackEvent } from '../fixtures.js';
+import type { CheckGroup } from '../types.js';
+import { expectConflict } from '../util.js';
+
+async function seedEnvs(storage: Storage): Promise<void> {
+  await seedBase(storage);
+  await storage.environments.insert(environment({ id: 'env_b' }));
+}
+
+/** Ids and timestamps deliberately out of insertion order: lists must follow insertion, not ids or time. */
+export async function checkEventLogs(storage: Storage): Promise<void> {
+  await seedEnvs(storage);
+  const repo = storage.events;
+  expect(await repo.listTracks('env_a', 10), 'listTracks of an empty log').toEqual([]);
+
+  const tracks = [
+    trackEvent({ id: 'trk_m', timestamp: at(5) }),
+    trackEvent({ id: 'trk_c', companyId: 'comp_a', timestamp: at(1), attributes: {} }),
+    trackEvent({ id: 'trk_x', envId: 'env_b' }),
+    trackEvent({ id: 'trk_a', timestamp: at(3), event: 'other' }),
+    trackEvent({ id: 'trk_z', timestamp: at(0) }),
+  ];
+  await repo.insertTracks(tracks.slice(0, 3));
+  await repo.insertTracks([]);
+  await repo.insertTracks(tracks.slice(3));
+  const envA = tracks.filter((t) => t.envId === 'env_a');
+  expect(await repo.listTracks('env_a', 100), 'listTracks: rows of the environment, in insertion order').toEqual(envA);
+  expect(await repo.listTracks('env_a', 2), 'listTracks: bounded by limit').toEqual(envA.slice(0, 2));
+  expect(await repo.listTracks('env_b', 100), 'listTracks is per environment').toEqual([tracks[2]]);
+
+  const checks = [
+    checkEvent({ id: 'chk_q' }),
+    checkEvent({ id: 'chk_b', action: 'check-config', evalResult: { key: 'blue', payload: { a: [1] } }, timestamp: at(-1) }),
+    checkEvent({
+      id: 'chk_a',
+      targetingVersion: null,
+      userId: null,
+      companyId: null,
+      evalContext: null,
+      evalResult: false,
+      evalRuleResults: null,
+      evalMissingFields: null,
+    }),
+  ];
+  await repo.insertChecks([checks[0]!]);
+  await repo.insertChecks([]);
+  await repo.insertChecks(checks.slice(1));
+  expect(await repo.listChecks('env_a', 100), 'listChecks: insertion order, every field (JSON, nulls)').toEqual(checks);
+  expect(await repo.listChecks('env_a', 1), 'listChecks: bounded by limit').toEqual([checks[0]]);
+  expect(await repo.listChecks('env_b', 100), 'listChecks is per environment').toEqual([]);
+
+  const prompts = [
+    promptEvent({ id: 'prm_k' }),
+    promptEvent({ id: 'prm_b', featureId: null, promptId: null, promptedQuestion: null, action: 'dismissed' }),
+  ];
+  await repo.insertPromptEvents(prompts);
+  await repo.insertPromptEvents([]);
+  expect(await repo.listPromptEvents('env_a', 100), 'listPromptEvents: insertion order').toEqual(prompts);
+  expect(await repo.listPromptEvents('env_a', 1), 'listPromptEvents: bounded by limit').toEqual([prompts[0]]);
+  expect(await repo.listPromptEvents('env_b', 100), 'listPromptEvents is per environment').toEqual([]);
+}
+
+export async function checkEventIdsUnique(storage: Storage): Promise<void> {
+  await seedEnvs(storage);
+  const repo = storage.events;
+  await repo.insertTracks([trackEvent({ id: 'trk_a' })]);
+  await repo.insertChecks([checkEvent({ id: 'chk_a' })]);
+  await repo.insertPromptEvents([promptEvent({ id: 'prm_a' })]);
+  const before = await storage.dump();
+  await expectConflict(repo.insertTracks([trackEvent({ id: 'trk_b' }), trackEvent({ id: 'trk_a' })]), 'insertTracks with an existing id');
+  await expectConflict(repo.insertChecks([checkEvent({ id: 'chk_b' }), checkEvent({ id: 'chk_a' })]), 'insertChecks with an existing id');
+  await expectConflict(
+    repo.insertPromptEvents([promptEvent({ id: 'prm_b' }), promptEvent({ id: 'prm_a' })]),
+    'insertPromptEvents with an existing id',
+  );
+  await expectConflict(repo.insertTracks([trackEvent({ id: 'trk_c' }), trackEvent({ id: 'trk_c' })]), 'insertTracks with an id twice in the batch');
+  expect(await storage.dump(), 'a rejected batch writes none of its rows').toEqual(before);
+}
+
+export async function checkFeedback(storage: Storage): Promise<void> {
+  await seedEnvs(storage);
+  const repo = storage.feedback;
+  expect(await repo.get('env_a', 'fb_missing'), 'feedback.get of a missing row').toBeUndefined();
+  const rows = [
+    feedback({ id: 'fb_b', createdAt: at(1), updatedAt: at(1) }),
+    feedback({ id: 'fb_a', createdAt: at(3), updatedAt: at(3), score: null, comment: null, companyId: null, flagKey: null }),
+    feedback({ id: 'fb_c', createdAt: at(2), updatedAt: at(2), source: 'widget', featureId: 'flag_a', promptId: 'prompt_a' }),
+    feedback({ id: 'fb_a', envId: 'env_b', createdAt: at(9), updatedAt: at(9) }),
+  ];
+  for (const row of rows) await repo.put(row);
+  expect(await repo.get('env_a', 'fb_a'), 'feedback.get returns the row').toEqual(rows[1]);
+  expect(await repo.get('env_b', 'fb_a'), 'feedback ids are per environment').toEqual(rows[3]);
+  expect(await repo.listByEnv('env_a', 10), 'feedback.listByEnv: newest first').toEqual([rows[1], rows[2], rows[0]]);
+  expect(await repo.listByEnv('env_a', 2), 'feedback.listByEnv: bounded by limit').toEqual([rows[1], rows[2]]);
+
+  const updated = { ...rows[0]!, score: 5, comment: 'Changed my mind', updatedAt: at(4) };
+  await repo.put(updated);
+  expect(await repo.get('env_a', 'fb_b'), 'feedback.put replaces the row of (envId, id)').toEqual(updated);
+  expect(await repo.listByEnv('env_a', 10), 'a replacing put adds no row').toHaveLength(3);
+  expect(await repo.listByEnv('env_missing', 10), 'feedback.listByEnv of an unknown environment').toEqual([]);
+}
+
+export const eventChecks: CheckGroup = {
+  name: 'events and feedback',
+  checks: [
+    { name: 'tracks, checks, prompt events: insertion order, limit, per environment', run: checkEventLogs },
+    { name: 'event ids are unique; a rejected batch writes nothing', run: checkEventIdsUnique },
+    { name: 'feedback: get, put replaces, listByEnv newest first', run: checkFeedback },
+  ],
+};

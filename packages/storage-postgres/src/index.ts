@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import type { Storage } from '@flagmount/core';
+import { describeError, kyselyStorage, toLogger, type Database, type StorageLogger } from '@flagmount/storage-kysely';
+import { CompiledQuery, Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { channelName, quoteIdent, validateSchema } from './names.js';
+import { postgresStoreDialect } from './store-dialect.js';
+
+export { mapPostgresError } from './errors.js';
+export { postgresStoreDialect, type PostgresDialectSettings } from './store-dialect.js';
+export { PgChangeFeed, type PgChangeFeedOptions, type NoticePayload } from './listener.js';
+export { channelName } from './names.js';
+
+export interface PostgresStorageOptions {
+  connectionString: string;
+  /** Schema holding the tables; created by `migrate()`. Default 'public'. */
+  schema?: string;
+  pool?: {
+    /** Default 10. */
+    max?: number;
+    /** How long a query waits for a connection to be opened before failing as unavailable. Default 10000. */
+    connectionTimeoutMillis?: number;
+  };
+  logger?: Partial<StorageLogger>;
+  /** Safety-net poll of environment versions while LISTEN is up (ms). Default 5000. */
+  pollIntervalMs?: number;
+  /** false: no LISTEN connection, poll only (for transaction-pooling proxies such as PgBouncer). Default true. */
+  listen?: boolean;
+}
+
+/**
+ * A shared store on PostgreSQL: every replica of the host application reads and writes the same schema and hears
+ * the others' flag changes through LISTEN/NOTIFY.
+ */
+export function postgresStorage(options: PostgresStorageOptions): Storage {
+  const schema = validateSchema(options.schema ?? 'public');
+  const logger = toLogger(options.logger);
+  const pollIntervalMs = Math.max(10, options.pollIntervalMs ?? 5000);
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.pool?.max ?? 10,
+    connectionTimeoutMillis: options.pool?.connectionTimeoutMillis ?? 10_000,
+    application_name: 'flagmount',
+    // Idle connections must not keep the host alive if it forgets close().
+    allowExitOnIdle: true,
+  });
+  // An idle connection's failure (server restart, terminated backend) is reported here; unhandled, it would crash.
+  pool.on('error', (error) => logger.warn('postgres idle connection failed', describeError(error)));
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({
+      pool,
+      onCreateConnection: async (connection) => {
+        await connection.executeQuery(CompiledQuery.raw(`set search_path to ${quoteIdent(schema)}`));
+      },
+    }),
+  });
+  const dialect = postgresStoreDialect({
+    schema,
+    channel: channelName(schema),
+    origin: randomUUID(),
+    maxAttempts: 5,
+    feed: {
+      connectionString: options.connectionString,
+      applicationName: `flagmount-listener:${schema}`.slice(0, 63),
+      pollIntervalMs,
+      disconnectedPollIntervalMs: 1000,
+      listen: options.listen ?? true,
+      reconnect: { minMs: 100, maxMs: 30_000 },
+    },
+  });
+  return kyselyStorage(db, dialect, { logger });
+}

@@ -1,0 +1,104 @@
+import { expect, it } from 'vitest';
+import { forEachProbeHost, isErrorBody } from './support/probe.js';
+
+const json = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json', ...headers },
+  body: JSON.stringify(body),
+});
+
+for (const bodyParser of ['before', 'after', 'none'] as const) {
+  forEachProbeHost(`host body parser ${bodyParser}`, { host: { bodyParser } }, (host) => {
+    it('hands a JSON body to the core, parsed by the host or read by Flagmount', async () => {
+      const res = await host().fetch('/flags/echo', json({ a: 1, list: [1, 2] }));
+      expect(res.status).toBe(200);
+      const body = await res.json();
+      expect(body.body).toEqual({ a: 1, list: [1, 2] });
+      // Fastify's JSON parser is the host's whenever the host keeps it; Express and Koa parse first only in `before`.
+      const hostParsed = host().adapter === 'fastify' ? bodyParser !== 'none' : bodyParser === 'before';
+      expect(body.kind).toBe(hostParsed ? 'parsed' : 'raw');
+    });
+
+    it('answers a POST without a body with no body', async () => {
+      const res = await host().fetch('/flags/echo', { method: 'POST' });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ kind: 'none', body: null });
+    });
+
+    it('answers a non-JSON content type with 415 and the error body', async () => {
+      const res = await host().fetch('/flags/echo', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hello' });
+      expect(res.status).toBe(415);
+      expect(isErrorBody(await res.json(), 'invalid_request')).toBe(true);
+    });
+
+    it.skipIf(bodyParser === 'none')('leaves the host routes to the host parser', async () => {
+      const res = await host().fetch('/host/echo', json({ host: 'body' }));
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ body: { host: 'body' } });
+    });
+
+    // Express's and Koa's parsers run before Flagmount in `before` and throw into the host's error handler for
+    // what they refuse (documented: mount Flagmount first). Fastify's parser errors stay inside Flagmount's plugin.
+    const refusedByHost = () => bodyParser === 'before' && host().adapter !== 'fastify';
+
+    it('answers broken JSON with 400 invalid_request, unless a host parser ran first', async () => {
+      const res = await host().fetch('/flags/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":' });
+      if (refusedByHost()) {
+        expect(host().hostErrors).toHaveLength(1);
+        return;
+      }
+      expect(res.status).toBe(400);
+      expect(isErrorBody(await res.json(), 'invalid_request')).toBe(true);
+      expect(host().hostErrors).toEqual([]);
+    });
+
+    it('accepts any JSON value the core accepts, such as a bare string, unless a strict host parser ran first', async () => {
+      const res = await host().fetch('/flags/echo', json('just a string'));
+      if (refusedByHost()) {
+        expect(host().hostErrors).toHaveLength(1);
+        return;
+      }
+      expect(res.status).toBe(200);
+      expect((await res.json()).body).toBe('just a string');
+    });
+  });
+}
+
+forEachProbeHost('maxBodyBytes', { host: { mount: { maxBodyBytes: 64 } } }, (host) => {
+  const big = { padding: 'x'.repeat(200) };
+
+  it('answers a body over the limit with 413 payload_too_large', async () => {
+    const res = await host().fetch('/flags/echo', json(big));
+    expect(res.status).toBe(413);
+    expect(isErrorBody(await res.json(), 'payload_too_large')).toBe(true);
+    expect(host().hostErrors).toEqual([]);
+  });
+
+  it('counts a chunked body (no Content-Length) too', async () => {
+    const bytes = new TextEncoder().encode(JSON.stringify(big));
+    const stream = new ReadableStream({
+      start(controller) {
+        controller.enqueue(bytes.slice(0, 100));
+        controller.enqueue(bytes.slice(100));
+        controller.close();
+      },
+    });
+    const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body: stream, duplex: 'half' };
+    const res = await host().fetch('/flags/echo', init as RequestInit);
+    expect(res.status).toBe(413);
+    expect(isErrorBody(await res.json(), 'payload_too_large')).toBe(true);
+  });
+
+  it('accepts a body under the limit', async () => {
+    const res = await host().fetch('/flags/echo', json({ ok: true }));
+    expect(res.status).toBe(200);
+  });
+});
+
+forEachProbeHost('maxBodyBytes behind a host parser', { host: { bodyParser: 'before', mount: { maxBodyBytes: 64 } } }, (host) => {
+  it('applies the mount limit to a body the host parsed', async () => {
+    const res = await host().fetch('/flags/echo', json({ padding: 'x'.repeat(200) }));
+    expect(res.status).toBe(413);
+    expect(isErrorBody(await res.json(), 'payload_too_large')).toBe(true);
+  });
+});

@@ -1,0 +1,179 @@
+import { describe, expect, it } from 'vitest';
+import { forEachAdapter } from '../support/harness.js';
+import { seedFlags } from './support/seed.js';
+
+forEachAdapter((h) => {
+  const post = (path: string, body: unknown) => h().request('POST', path, { key: h().envs.development.publishableKey, body });
+  const dev = () => h().envs.development.id;
+
+  describe('POST /user', () => {
+    it('creates, then merges attributes key by key; arrays stay one attribute and [] clears', async () => {
+      expect((await post('/user', { userId: 'u1', attributes: { name: 'Ann', roles: ['a', 'b'], plan: 'pro' } })).body).toEqual({ success: true });
+      await post('/user', { userId: 'u1', attributes: { roles: ['c'], seats: 3 } });
+      let row = await h().storage.entities.get(dev(), 'user', 'u1');
+      expect(row!.attributes).toEqual({ name: 'Ann', roles: ['c'], plan: 'pro', seats: 3 });
+      expect(row!.name).toBe('Ann');
+      await post('/user', { userId: 'u1', attributes: { roles: [] } });
+      row = await h().storage.entities.get(dev(), 'user', 'u1');
+      expect(row!.attributes['roles']).toEqual([]);
+    });
+
+    it('stores a numeric id as a string and honours timestamp', async () => {
+      await post('/user', { userId: 123, timestamp: '2024-05-01T10:00:00Z' });
+      const row = await h().storage.entities.get(dev(), 'user', '123');
+      expect(row).toMatchObject({ id: '123', createdAt: '2024-05-01T10:00:00.000Z' });
+    });
+
+    it('400 for a missing/empty userId, an array id, non-object attributes, a bad timestamp, a non-JSON body', async () => {
+      for (const body of [{}, { userId: '' }, { userId: ['u'] }, { userId: 'u', attributes: [] }, { userId: 'u', attributes: 'x' }, { userId: 'u', timestamp: 'yesterday' }, []]) {
+        const res = await post('/user', body);
+        expect(res.status, JSON.stringify(body)).toBe(400);
+        expect(res.body.error.code).toBe('invalid_request');
+      }
+      const broken = await h().request('POST', '/user', { key: h().envs.development.publishableKey, rawBody: '{"userId":' });
+      expect(broken.status).toBe(400);
+      expect((await h().storage.entities.getMany(dev(), 'user', ['u', ''])).length).toBe(0);
+    });
+  });
+
+  describe('POST /company', () => {
+    it('creates the company and associates the user', async () => {
+      await post('/company', { companyId: 'c1', userId: 'u1', attributes: { plan: 'pro' } });
+      await post('/company', { companyId: 'c1', userId: 9 });
+      expect((await h().storage.entities.get(dev(), 'company', 'c1'))!.attributes).toEqual({ plan: 'pro' });
+      expect(await h().storage.entities.listCompanyUsers(dev(), 'c1')).toEqual(['9', 'u1']);
+    });
+
+    it('400 without companyId or with an empty userId', async () => {
+      expect((await post('/company', { userId: 'u1' })).status).toBe(400);
+      expect((await post('/company', { companyId: 'c1', userId: '' })).status).toBe(400);
+    });
+  });
+
+  describe('POST /event', () => {
+    it('stores the event; an event named like a flag is a track of that flag', async () => {
+      await seedFlags(h().instance, h().appId, [{ key: 'checkout' }]);
+      await post('/event', { userId: 'u1', event: 'checkout', companyId: 'c1', attributes: { items: [1, 2] } });
+      await post('/event', { userId: 'u1', event: 'custom-thing' });
+      const tracks = await h().storage.events.listTracks(dev(), 10);
+      expect(tracks.map((t) => [t.event, t.userId, t.companyId])).toEqual([
+        ['checkout', 'u1', 'c1'],
+        ['custom-thing', 'u1', null],
+      ]);
+      expect(tracks[0]!.attributes).toEqual({ items: [1, 2] });
+      const [userStats] = await h().storage.stats.listEntityFlagStats(dev(), 'user', 'u1');
+      expect(userStats).toMatchObject({ flagKey: 'checkout', trackCount: 1, checkCount: 0 });
+      expect(await h().storage.stats.listEntityFlagStats(dev(), 'company', 'c1')).toHaveLength(1);
+      const daily = await h().storage.stats.listFlagDailyStats([dev()], '2000-01-01');
+      expect(daily).toEqual([expect.objectContaining({ flagKey: 'checkout', trackCount: 1 })]);
+    });
+
+    it('400 without userId or event', async () => {
+      expect((await post('/event', { event: 'x' })).status).toBe(400);
+      expect((await post('/event', { userId: 'u1', event: '' })).status).toBe(400);
+    });
+  });
+
+  describe('POST /features/events', () => {
+    it('records checks for the user and company of evalContext; evalResult true is an exposure', async () => {
+      for (const action of ['check', 'check-is-enabled', 'evaluate']) {
+        const res = await post('/features/events', {
+          action,
+          key: 'f',
+          targetingVersion: 2,
+          evalContext: { user: { id: 'u1' }, company: { id: 5 } },
+          evalResult: action !== 'evaluate',
+          evalRuleResults: [true],
+          evalMissingFields: [],
+        });
+        expect(res.status).toBe(200);
+      }
+      const checks = await h().storage.events.listChecks(dev(), 10);
+      expect(checks.map((c) => [c.action, c.userId, c.companyId, c.evalResult])).toEqual([
+        ['check', 'u1', '5', true],
+        ['check-is-enabled', 'u1', '5', true],
+        ['evaluate', 'u1', '5', false],
+      ]);
+      const [stats] = await h().storage.stats.listEntityFlagStats(dev(), 'company', '5');
+      expect(stats).toMatchObject({ checkCount: 3, exposureCount: 2 });
+    });
+
+    it('evalResult: boolean, or an object only for check-config', async () => {
+      expect((await post('/features/events', { action: 'check-config', key: 'f', evalResult: { key: 'blue', payload: 1 } })).status).toBe(200);
+      expect((await post('/features/events', { action: 'check-config', key: 'f', evalResult: {} })).status).toBe(200);
+      const wrong = await post('/features/events', { action: 'check', key: 'f', evalResult: { key: 'blue' } });
+      expect(wrong.status).toBe(400);
+      expect(wrong.body.issues).toHaveProperty('evalResult');
+      expect((await post('/features/events', { action: 'check', key: 'f' })).status).toBe(400);
+      expect((await post('/features/events', { action: 'check', key: 'f', evalResult: 'yes' })).status).toBe(400);
+    });
+
+    it('400 for an unknown action, a key of 0 or 256 characters; 255 is fine', async () => {
+      expect((await post('/features/events', { action: 'peek', key: 'f', evalResult: true })).status).toBe(400);
+      expect((await post('/features/events', { action: 'check', key: '', evalResult: true })).status).toBe(400);
+      expect((await post('/features/events', { action: 'check', key: 'k'.repeat(256), evalResult: true })).status).toBe(400);
+      expect((await post('/features/events', { action: 'check', key: 'k'.repeat(255), evalResult: true })).status).toBe(200);
+      expect((await post('/features/events', { action: 'check', key: 'f', evalResult: true, evalRuleResults: ['x'] })).status).toBe(400);
+    });
+  });
+
+  describe('POST /feedback', () => {
+    const base = { userId: 'u1', score: 4 };
+
+    it('creates feedback and answers its feedbackId; an update by feedbackId keeps what it does not send', async () => {
+      const [flag] = await seedFlags(h().instance, h().appId, [{ key: 'checkout' }]);
+      const created = await post('/feedback', { ...base, key: 'checkout', source: 'widget', companyId: 'c1' });
+      expect(created.status).toBe(200);
+      expect(created.body).toEqual({ success: true, feedbackId: expect.any(String) });
+      const id = created.body.feedbackId;
+      const updated = await post('/feedback', { feedbackId: id, userId: 'u1', comment: 'Great' });
+      expect(updated.body.feedbackId).toBe(id);
+      const [row] = await h().storage.feedback.listByEnv(dev(), 10);
+      expect(row).toMatchObject({ id, score: 4, comment: 'Great', flagKey: 'checkout', featureId: flag!.id, source: 'widget', companyId: 'c1' });
+    });
+
+    it('at least one of score and comment', async () => {
+      const res = await post('/feedback', { userId: 'u1', key: 'x' });
+      expect(res.status).toBe(400);
+      expect(Object.keys(res.body.issues)).toEqual(expect.arrayContaining(['score', 'comment']));
+      expect((await post('/feedback', { userId: 'u1', comment: 'only a comment' })).status).toBe(200);
+    });
+
+    it('limits ±1: score ≤ 5, comment 1..4000, question 1..256, promptedQuestion 1..256, promptId 10..40, featureId 1..14, key 1..255', async () => {
+      const cases: Array<[Record<string, unknown>, number]> = [
+        [{ score: 5 }, 200],
+        [{ score: 6 }, 400],
+        [{ score: 1 }, 200],
+        [{ score: 0 }, 400],
+        [{ comment: 'c'.repeat(4000) }, 200],
+        [{ comment: 'c'.repeat(4001) }, 400],
+        [{ comment: '' }, 400],
+        [{ question: 'q'.repeat(256) }, 200],
+        [{ question: 'q'.repeat(257) }, 400],
+        [{ question: '' }, 400],
+        [{ promptedQuestion: 'q'.repeat(256) }, 200],
+        [{ promptedQuestion: 'q'.repeat(257) }, 400],
+        [{ promptId: 'p'.repeat(10) }, 200],
+        [{ promptId: 'p'.repeat(9) }, 400],
+        [{ promptId: 'p'.repeat(40) }, 200],
+        [{ promptId: 'p'.repeat(41) }, 400],
+        [{ featureId: 'f'.repeat(14) }, 200],
+        [{ featureId: 'f'.repeat(15) }, 400],
+        [{ featureId: '' }, 400],
+        [{ key: 'k'.repeat(255) }, 200],
+        [{ key: 'k'.repeat(256) }, 400],
+        [{ feedbackId: '' }, 400],
+        [{ userId: '' }, 400],
+        [{ source: 'api' }, 200],
+        [{ source: 'sdk' }, 200],
+        [{ source: 'widget' }, 200],
+        [{ source: 'prompt' }, 200],
+        [{ source: 'email' }, 400],
+      ];
+      for (const [extra, status] of cases) {
+        const res = await post('/feedback', { ...base, ...extra });
+        expect(res.status, JSON.stringify(extra).slice(0, 80)).toBe(status);
+      }
+    });
+  });
+});
