@@ -50,11 +50,20 @@ export default async function run(): Promise<BenchResult> {
     const fixed = new Map(
       [...(await interleavedRuns(paced, runs, { connections, durationSec: duration, rateOf, log: config.log }))].map(([id, r]) => [id, summarize(r)]),
     );
+    assertMostlyOk([...max, ...fixed]);
     return report({ systems, max, fixed, rateOf, duration, runs, connections, users, fixedFraction, flagsText: describeMix(flags) });
   } finally {
     await Promise.all(systems.map((s) => s.child.stop()));
     await rm(dir, { recursive: true, force: true });
     await dropSchema(UNLEASH_SCHEMA).catch(() => undefined);
+  }
+}
+
+/** More than 1 % failed responses means the numbers measure an error path: refuse to report them. */
+function assertMostlyOk(entries: Array<[string, Summary]>): void {
+  const bad = entries.filter(([, s]) => s.non2xx + s.errors > s.requests * 0.01);
+  if (bad.length) {
+    throw new Error(`too many failed responses: ${bad.map(([id, s]) => `${id} ${s.non2xx} non-2xx + ${s.errors} errors of ${s.requests}`).join('; ')}`);
   }
 }
 
@@ -124,6 +133,7 @@ function report(input: ReportInput): BenchResult {
       : `Non-2xx or errors: ${failures.map(([s, m, f]) => `${s.label}: ${m.non2xx + (f?.non2xx ?? 0)} non-2xx, ${m.errors + (f?.errors ?? 0)} errors`).join('; ')}.`,
     'Before timing, each system was checked to serve the same flags: for 12 contexts the enabled set of every constant, attribute and segment flag equals the expected one on Flagmount and on Unleash. Rollout flags use each system\'s own hash (Reflag\'s SHA-256 bucket, Unleash\'s murmur3 stickiness), so which users fall in a rollout differs; the share does not.',
     `Response sizes differ by design: Flagmount's /features/evaluated answers every flag with its evaluation details (${systems.find((s) => s.kind === 'flagmount')?.responseBytes ?? '?'} bytes here), Unleash's frontend API lists only the enabled toggles (${systems.find((s) => s.kind === 'unleash')!.responseBytes} bytes).`,
+    'Fixed-rate latency is measured the way wrk measures it, from each request\'s actual send: when the server falls behind, the pacing waits instead of queueing, so p99 at a fixed rate is not corrected for coordinated omission (wrk2 would be; it is not packaged).',
     'Each server runs in its own child process; all of them stay up during the runs (idle except the one under load). 2-core machine: the load generator and the server share it, so absolute numbers are machine-bound and the ratios are the result.',
   );
 

@@ -10,6 +10,9 @@ import { textTable } from './lib/table.js';
 const benches: Record<string, () => Promise<BenchModule>> = {
   eval: () => import('./eval.js'),
   'http-evaluate': () => import('./http-evaluate.js'),
+  ingestion: () => import('./ingestion.js'),
+  memory: () => import('./memory.js'),
+  startup: () => import('./startup.js'),
 };
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));

@@ -1,6 +1,10 @@
 /**
  * Timing helpers for a noisy 2-core machine: warm every subject up, interleave subjects round by round (rotating
  * the order, so no subject always runs right after the same neighbour or a GC), and report medians.
+ *
+ * The clock is the process's CPU time (user + system), not wall time: on a shared machine a batch can wait for a
+ * core for longer than it runs, and that wait says nothing about the code. CPU time still counts the GC's helper
+ * threads, which is work the subject caused. Wall-clock medians are kept alongside.
  */
 
 export type Subject = {
@@ -13,9 +17,11 @@ export type Subject = {
 
 export interface Measurement {
   name: string;
-  /** Median ns per operation over the rounds. */
+  /** Median CPU ns per operation over the rounds. */
   median: number;
   samples: number[];
+  /** Median wall-clock ns per operation. */
+  wallMedian: number;
   checksum: number;
 }
 
@@ -41,6 +47,7 @@ export async function interleave(subjects: Subject[], options: InterleaveOptions
   const { rounds, batch, warmup } = options;
   const offsetOf = options.offsetOf ?? ((round: number) => round * batch);
   const samples = new Map(subjects.map((s) => [s.name, [] as number[]]));
+  const wall = new Map(subjects.map((s) => [s.name, [] as number[]]));
   const checksums = new Map(subjects.map((s) => [s.name, 0]));
 
   for (const subject of subjects) {
@@ -53,10 +60,13 @@ export async function interleave(subjects: Subject[], options: InterleaveOptions
       const subject = subjects[(i + round) % subjects.length]!;
       await subject.prepare?.(offset, batch);
       gc?.();
+      const cpu = process.cpuUsage();
       const start = process.hrtime.bigint();
       const checksum = await subject.run(offset, batch);
       const elapsed = Number(process.hrtime.bigint() - start);
-      samples.get(subject.name)!.push(elapsed / batch);
+      const used = process.cpuUsage(cpu);
+      samples.get(subject.name)!.push(((used.user + used.system) * 1000) / batch);
+      wall.get(subject.name)!.push(elapsed / batch);
       checksums.set(subject.name, checksums.get(subject.name)! + checksum);
     }
     options.onRound?.(round);
@@ -65,6 +75,7 @@ export async function interleave(subjects: Subject[], options: InterleaveOptions
     name: s.name,
     median: median(samples.get(s.name)!),
     samples: samples.get(s.name)!,
+    wallMedian: median(wall.get(s.name)!),
     checksum: checksums.get(s.name)!,
   }));
 }

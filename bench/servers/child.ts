@@ -13,7 +13,7 @@ export interface Child {
   readonly pid: number;
   readonly process: ChildProcess;
   /** Resolves with the first message of this type the child sends (rejects if it exits first or on timeout). */
-  message<T extends ChildMessage = ChildMessage>(type: string, timeoutMs?: number): Promise<T>;
+  message<T = ChildMessage>(type: string, timeoutMs?: number): Promise<T>;
   send(message: ChildMessage): void;
   /** The child's stdout+stderr so far (for errors). */
   output(): string;
@@ -58,11 +58,11 @@ export function spawnChild(entry: string | URL, options: SpawnOptions = {}): Chi
     process: proc,
     output: () => log,
     send: (message) => void proc.send(message),
-    message<T extends ChildMessage>(type: string, timeoutMs = 120_000): Promise<T> {
+    message<T>(type: string, timeoutMs = 120_000): Promise<T> {
       return new Promise<T>((resolve, reject) => {
         const onMessage = (m: ChildMessage) => {
           if (m?.type === 'error') finish(() => reject(new Error(`${file}: ${String(m['message'])}\n${log.slice(-4000)}`)));
-          else if (m?.type === type) finish(() => resolve(m as T));
+          else if (m?.type === type) finish(() => resolve(m as unknown as T));
         };
         const onExit = (code: number | null) =>
           finish(() => reject(new Error(`${file} exited (${code}) before '${type}'\n${log.slice(-4000)}`)));

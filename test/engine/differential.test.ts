@@ -142,6 +142,26 @@ function errorsOf(errors: EvaluationError[], code: EvaluationError['code']) {
 
 const FLAG_KEY = 'diff-flag';
 
+type Reported = { ruleEvaluationResults: boolean[]; missingContextFields: string[]; evaluationErrors: EvaluationError[] };
+
+/** Assert one evaluation against the library (no arrays) or the oracle (arrays); returns what was expected. */
+function expectAgreement(filters: Filter[], generated: GeneratedContext, got: Reported): Expected {
+  let expected: Expected;
+  if (generated.arrayFields.size === 0) {
+    const lib = library(filters, FLAG_KEY, generated.context);
+    expected = { ruleEvaluationResults: lib.ruleEvaluationResults, missingContextFields: lib.missingContextFields, arrayErrors: [] };
+  } else {
+    expected = oracle(filters, FLAG_KEY, generated);
+  }
+  expect(got.ruleEvaluationResults).toEqual(expected.ruleEvaluationResults);
+  expect(got.missingContextFields).toEqual(expected.missingContextFields);
+  const missingErrors = errorsOf(got.evaluationErrors, 'MISSING_CONTEXT_FIELD').map((e) => e.field);
+  expect([...new Set(missingErrors)].sort()).toEqual([...expected.missingContextFields].sort());
+  const arrayErrors = errorsOf(got.evaluationErrors, 'UNSUPPORTED_ARRAY_OPERATOR').map(({ field, operator }) => ({ field, operator }));
+  expect(arrayErrors).toEqual(expected.arrayErrors);
+  return expected;
+}
+
 const caseArbitrary = fc.record({
   rules: fc.array(filterArbitrary, { minLength: 1, maxLength: 4 }),
   variants: fc.array(filterArbitrary, { maxLength: 3 }),
@@ -173,32 +193,14 @@ describe('engine vs @reflag/flag-evaluation', () => {
         };
         const actual = compileSnapshot({ flagStateVersion: 1, flags: [definition] }).evaluate(FLAG_KEY, generated.context)!;
 
-        const check = (filters: Filter[], got: { ruleEvaluationResults: boolean[]; missingContextFields: string[]; evaluationErrors: EvaluationError[] }) => {
-          let expected: Expected;
-          if (generated.arrayFields.size === 0) {
-            const lib = library(filters, FLAG_KEY, generated.context);
-            expected = { ruleEvaluationResults: lib.ruleEvaluationResults, missingContextFields: lib.missingContextFields, arrayErrors: [] };
-          } else {
-            expected = oracle(filters, FLAG_KEY, generated);
-          }
-          expect(got.ruleEvaluationResults).toEqual(expected.ruleEvaluationResults);
-          expect(got.missingContextFields).toEqual(expected.missingContextFields);
-          expect([...new Set(errorsOf(got.evaluationErrors, 'MISSING_CONTEXT_FIELD').map((e) => e.field))].sort()).toEqual(
-            [...expected.missingContextFields].sort(),
-          );
-          const arrayErrors = errorsOf(got.evaluationErrors, 'UNSUPPORTED_ARRAY_OPERATOR').map(({ field, operator }) => ({ field, operator }));
-          expect(arrayErrors).toEqual(expected.arrayErrors);
-          return expected;
-        };
-
         if (generated.arrayFields.size > 0) withArrays++;
-        const flag = check(rules, actual);
+        const flag = expectAgreement(rules, generated, actual);
         expect(actual.isEnabled).toBe(flag.ruleEvaluationResults.some(Boolean));
 
         if (variants.length === 0) {
           expect(actual.config).toBeUndefined();
         } else {
-          const config = check(variants, actual.config!);
+          const config = expectAgreement(variants, generated, actual.config!);
           const selected = config.ruleEvaluationResults.indexOf(true);
           expect(actual.config!.key).toBe(selected >= 0 ? `v${selected}` : null);
           expect(actual.config!.payload).toEqual(selected >= 0 ? { i: selected } : null);
@@ -208,5 +210,24 @@ describe('engine vs @reflag/flag-evaluation', () => {
     );
     // The array branch must have been exercised, not skipped by the generator.
     expect(withArrays).toBeGreaterThan(RUNS / 10);
+  }, 240_000);
+
+  it('agrees when one compiled snapshot serves many contexts in turn (no state leaks between evaluations)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(filterArbitrary, { minLength: 1, maxLength: 4 }),
+        fc.array(fc.oneof(contextArbitrary(false), contextArbitrary(true)), { minLength: 2, maxLength: 5 }),
+        fc.array(fc.nat(), { minLength: 3, maxLength: 8 }),
+        (rules, contexts, order) => {
+          const snapshot = compileSnapshot({ flagStateVersion: 1, flags: [{ key: FLAG_KEY, targetingVersion: 1, rules: rules.map((filter) => ({ filter })) }] });
+          for (const pick of order) {
+            const generated = contexts[pick % contexts.length]!;
+            const expected = expectAgreement(rules, generated, snapshot.evaluate(FLAG_KEY, generated.context)!);
+            expect(snapshot.evaluateAll(generated.context)[FLAG_KEY]!.ruleEvaluationResults).toEqual(expected.ruleEvaluationResults);
+          }
+        },
+      ),
+      { numRuns: Math.ceil(RUNS / 50), seed: seed + 1 },
+    );
   }, 240_000);
 });

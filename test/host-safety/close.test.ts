@@ -35,10 +35,11 @@ function runFixture(adapter: string, limitMs: number): Promise<Run> {
   });
 }
 
-describe('close() releases everything', () => {
+// Concurrent: most of each run is tsx loading the sources, which parallelises well.
+describe.concurrent('close() releases everything', () => {
   for (const adapter of selectedAdapters()) {
-    it(`${adapter.name}: a process running an app exits on its own after close()`, async () => {
-      const run = await runFixture(adapter.name, 25_000);
+    it(`${adapter.name}: a process running an app exits on its own after close()`, { timeout: 90_000 }, async () => {
+      const run = await runFixture(adapter.name, 80_000);
       expect(run.stdout, run.stderr).toContain('sse 200');
       expect(run.stdout, run.stderr).toContain('write 200');
       expect(run.stdout, run.stderr).toContain('stream ended');

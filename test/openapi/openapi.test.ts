@@ -136,6 +136,9 @@ describe('GET /openapi.json', () => {
     const single = doc['paths']['/ofrep/v1/evaluate/flags/{key}']['post'];
     expect(single.responses['404'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/OfrepEvaluationFailure' });
     expect(single.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/OfrepEvaluationRequest' });
+    // OFREP makes the body optional; Flagmount's own bodies are required.
+    expect(single.requestBody.required).toBe(false);
+    expect(doc['paths']['/apps/{appId}/flags']['post'].requestBody.required).toBe(true);
     const bulk = doc['paths']['/ofrep/v1/evaluate/flags']['post'];
     expect(bulk.responses['304']).toBeDefined();
     expect(bulk.responses['200'].headers.ETag).toBeDefined();

@@ -22,7 +22,8 @@ class RawText {
   constructor(readonly text: string) {}
 }
 
-// Every method, so that a wrong one gets the core's 405 with its error body rather than Fastify's 404.
+// The methods with routes of their own; any other (PROPFIND…) reaches the not-found handler, the same handler, so a
+// wrong method gets the core's 405 with its error body rather than Fastify's 404.
 const METHODS: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /**
@@ -66,8 +67,9 @@ async function routes(scope: FastifyInstance, mount: Mount): Promise<void> {
   const route = { method: METHODS, handler, bodyLimit: mount.maxBodyBytes };
   scope.route({ ...route, url: '/' });
   scope.route({ ...route, url: '/*' });
-  // Whatever Fastify's router still refuses below the prefix (an over-long path segment…) gets the core's 404.
-  scope.setNotFoundHandler(handler);
+  // Below the prefix, whatever no route above takes (another method) is still answered by the core. At the root
+  // the 404 handler stays the host's (Fastify allows one per prefix).
+  if (scope.prefix) scope.setNotFoundHandler(handler);
 }
 
 function send(reply: FastifyReply, response: CoreResponse): FastifyReply {

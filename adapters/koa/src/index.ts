@@ -45,6 +45,12 @@ function send(ctx: Context, response: CoreResponse): void {
   // set after `await next()`) still sees and can adjust the answer.
   ctx.status = response.status;
   ctx.set(response.headers);
-  // Koa answers HEAD and 204 without a body by itself; assigning `null` would turn a 200 into a 204.
-  if (response.body !== undefined) ctx.body = response.body;
+  if (response.body !== undefined) {
+    ctx.body = response.body;
+  } else if (ctx.method !== 'HEAD' && response.status !== 204 && response.status !== 304) {
+    // A bodiless answer such as a redirect: left unset, Koa would write its status text as a text/plain body, and
+    // `null` would turn the status into 204. HEAD, 204 and 304 Koa already sends without a body.
+    ctx.body = '';
+    if (!response.headers['content-type']) ctx.remove('Content-Type');
+  }
 }

@@ -6,6 +6,7 @@ import type {
   FlagDefinition,
   FlagEvaluation,
 } from './evaluation.js';
+import { recordBuilder } from './record-builder.js';
 import { compileFilter } from './targeting/compile-filter.js';
 import { newScope, type CompiledFilter, type Scope } from './targeting/scope.js';
 
@@ -20,6 +21,7 @@ interface CompiledFlag {
 }
 
 const EMPTY_CONTEXT: EvaluationContext = Object.freeze({});
+const NONE = Object.freeze([]) as unknown as never[];
 
 /**
  * Evaluate every rule, as the library does (no early exit across rules: each result is reported). A rule hit by
@@ -30,7 +32,7 @@ function runRules(rules: readonly CompiledFilter[], scope: Scope, results: boole
   for (let i = 0; i < rules.length; i++) {
     scope.ruleFailed = false;
     const matched = rules[i]!(scope) && !scope.ruleFailed;
-    results.push(matched);
+    results[i] = matched;
     if (matched && first < 0) first = i;
   }
   return first;
@@ -74,7 +76,8 @@ function compileFlag(definition: FlagDefinition): CompiledFlag {
   function evaluateConfig(scope: Scope): ConfigEvaluation {
     scope.missing = null;
     scope.errors = null;
-    const results: boolean[] = [];
+    // Sized up front: growing by push would allocate a larger backing store than the result needs.
+    const results = new Array<boolean>(variantFilters.length);
     const selected = runRules(variantFilters, scope, results);
     const variant = selected >= 0 ? variantValues[selected]! : undefined;
     return {
@@ -82,8 +85,8 @@ function compileFlag(definition: FlagDefinition): CompiledFlag {
       version: configVersion,
       payload: variant ? variant.payload : null,
       ruleEvaluationResults: results,
-      evaluationErrors: scope.errors ?? [],
-      missingContextFields: scope.missing ?? [],
+      evaluationErrors: scope.errors ?? NONE,
+      missingContextFields: scope.missing ?? NONE,
     };
   }
 
@@ -92,15 +95,15 @@ function compileFlag(definition: FlagDefinition): CompiledFlag {
     evaluate(scope) {
       scope.missing = null;
       scope.errors = null;
-      const results: boolean[] = [];
+      const results = new Array<boolean>(rules.length);
       const matched = runRules(rules, scope, results);
       const evaluation: FlagEvaluation = {
         key,
         isEnabled: matched >= 0,
         targetingVersion,
         ruleEvaluationResults: results,
-        evaluationErrors: scope.errors ?? [],
-        missingContextFields: scope.missing ?? [],
+        evaluationErrors: scope.errors ?? NONE,
+        missingContextFields: scope.missing ?? NONE,
         config: undefined,
       };
       if (variantFilters.length > 0) evaluation.config = evaluateConfig(scope);
@@ -122,6 +125,7 @@ export function compileSnapshot(snapshot: EnvironmentSnapshot): CompiledSnapshot
   for (const definition of snapshot.flags ?? []) flags.set(definition.key, compileFlag(definition));
   const list = [...flags.values()];
   const keys = Object.freeze(list.map((flag) => flag.key));
+  const buildAll = recordBuilder<FlagEvaluation, Scope>(keys);
 
   return {
     flagStateVersion: snapshot.flagStateVersion,
@@ -132,18 +136,7 @@ export function compileSnapshot(snapshot: EnvironmentSnapshot): CompiledSnapshot
       return flag ? flag.evaluate(newScope(contextObject(context))) : undefined;
     },
     evaluateAll(context) {
-      const scope = newScope(contextObject(context));
-      const result: Record<string, FlagEvaluation> = {};
-      for (const flag of list) {
-        const evaluation = flag.evaluate(scope);
-        // A flag called "__proto__" must be an entry, not the object's prototype.
-        if (flag.key === '__proto__') {
-          Object.defineProperty(result, flag.key, { value: evaluation, enumerable: true, writable: true, configurable: true });
-        } else {
-          result[flag.key] = evaluation;
-        }
-      }
-      return result;
+      return buildAll(list, newScope(contextObject(context)));
     },
   };
 }

@@ -201,3 +201,30 @@ describe('config selection, as @reflag/node-sdk does it', () => {
     expect(result.evaluationErrors).not.toBe(result.config!.evaluationErrors);
   });
 });
+
+describe('evaluateAll with many flags', () => {
+  it('returns every flag in snapshot order past the generated-literal limit, "__proto__" included', () => {
+    const keys = ['__proto__', ...Array.from({ length: 1200 }, (_, i) => `flag-${i}`)];
+    const compiled = compileSnapshot({
+      flagStateVersion: 1,
+      flags: keys.map((key, i) => ({ key, targetingVersion: i, rules: [{ filter: { type: 'constant', value: i % 2 === 0 } }] })),
+    });
+    const all = compiled.evaluateAll({});
+    expect(Object.keys(all)).toEqual(keys);
+    expect(Object.getPrototypeOf(all)).toBe(Object.prototype);
+    expect(all['__proto__']!.isEnabled).toBe(true);
+    expect(all['flag-0']!.isEnabled).toBe(false);
+    expect(all['flag-1199']!.targetingVersion).toBe(1200);
+  });
+
+  it('handles keys that need escaping in the generated literal', () => {
+    const keys = ['a"b', "c'd", 'e\\f', 'g\nh', '\u2028', '0', '10', 'constructor', 'x}; throw 1; //'];
+    const compiled = compileSnapshot({
+      flagStateVersion: 1,
+      flags: keys.map((key) => ({ key, targetingVersion: 1, rules: [{ filter: { type: 'constant', value: true } }] })),
+    });
+    const all = compiled.evaluateAll({});
+    expect(Object.keys(all).sort()).toEqual([...keys].sort());
+    for (const key of keys) expect(all[key]!.key).toBe(key);
+  });
+});

@@ -1,6 +1,6 @@
 import { hashInt } from '@reflag/flag-evaluation';
 import { describe, expect, it } from 'vitest';
-import { rolloutHash, type Filter } from '../src/index.js';
+import { compileSnapshot, rolloutHash, type Filter } from '../src/index.js';
 import { evaluateRules, matches } from './helpers.js';
 
 const rollout = (threshold: number, attribute = 'company.id', key?: string): Filter => ({
@@ -90,5 +90,21 @@ describe('rolloutPercentage filter', () => {
     expect(result.evaluationErrors).toEqual([
       expect.objectContaining({ code: 'UNSUPPORTED_ARRAY_OPERATOR', field: 'user.teams', operator: 'rolloutPercentage' }),
     ]);
+  });
+});
+
+describe('rollout evaluation reused across contexts', () => {
+  it('gives each context its own answer, whether its id repeats or not', () => {
+    const filter = rollout(50_000, 'user.id');
+    const snapshot = compileSnapshot({ flagStateVersion: 1, flags: [{ key: 'my-flag', targetingVersion: 1, rules: [{ filter }] }] });
+    const ids = ['a', 'a', 'b', 'a', 'c', 'c', 'b', 'user-42', 'user-42', 'a'];
+    for (let round = 0; round < 3; round++) {
+      for (const id of ids) {
+        const expected = hashInt(`my-flag.${id}`) < 50_000;
+        expect(snapshot.evaluate('my-flag', { user: { id } })!.isEnabled, id).toBe(expected);
+        // A number with the same digits is the same flat value.
+        expect(snapshot.evaluate('my-flag', { user: { id: 42 } })!.isEnabled).toBe(hashInt('my-flag.42') < 50_000);
+      }
+    }
   });
 });

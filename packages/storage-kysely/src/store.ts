@@ -84,14 +84,20 @@ export function kyselyStorage(db: Kysely<Database>, dialect: KyselyStoreDialect,
       result = await dialect.transaction(open(), async (trx) => {
         // The dialect may run this more than once (a retried deadlock); each attempt starts afresh.
         const queued: ChangeNotice[] = [];
-        const context: RepoContext = { db: () => trx, enc: dialect.encoding, atomic: (inner) => inner(trx) };
+        const scope: Scope = { active: true };
+        // A `tx` kept past its transaction (a stray promise) must fail loudly, not write outside any transaction.
+        const live = () => {
+          if (!scope.active) throw new Error(`${dialect.kind} storage: this transaction has already finished`);
+          return trx;
+        };
+        const context: RepoContext = { db: live, enc: dialect.encoding, atomic: (inner) => inner(live()) };
         const tx: Transaction = {
           ...mapRepositoryErrors(createRepositories(context), mapError),
           publishChange(envId, version) {
+            live();
             queued.push({ envId, version });
           },
         };
-        const scope: Scope = { active: true };
         try {
           const value = await scopes.run(scope, () => fn(tx));
           if (queued.length > 0 && dialect.sendNotices) await dialect.sendNotices(trx, queued, false);

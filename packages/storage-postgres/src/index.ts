@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Storage } from '@flagmount/core';
 import { describeError, kyselyStorage, toLogger, type Database, type StorageLogger } from '@flagmount/storage-kysely';
-import { CompiledQuery, Kysely, PostgresDialect } from 'kysely';
+import { CompiledQuery, Kysely } from 'kysely';
 import pg from 'pg';
+import { SchemaPostgresDialect } from './introspector.js';
 import { channelName, quoteIdent, validateSchema } from './names.js';
 import { postgresStoreDialect } from './store-dialect.js';
 
@@ -47,12 +48,15 @@ export function postgresStorage(options: PostgresStorageOptions): Storage {
   // An idle connection's failure (server restart, terminated backend) is reported here; unhandled, it would crash.
   pool.on('error', (error) => logger.warn('postgres idle connection failed', describeError(error)));
   const db = new Kysely<Database>({
-    dialect: new PostgresDialect({
-      pool,
-      onCreateConnection: async (connection) => {
-        await connection.executeQuery(CompiledQuery.raw(`set search_path to ${quoteIdent(schema)}`));
+    dialect: new SchemaPostgresDialect(
+      {
+        pool,
+        onCreateConnection: async (connection) => {
+          await connection.executeQuery(CompiledQuery.raw(`set search_path to ${quoteIdent(schema)}`));
+        },
       },
-    }),
+      schema,
+    ),
   });
   const dialect = postgresStoreDialect({
     schema,

@@ -52,7 +52,7 @@ export class Sqlite3Dialect implements Dialect {
     return new Sqlite3Adapter();
   }
 
-  createIntrospector(db: Kysely<any>): DatabaseIntrospector { // eslint-disable-line @typescript-eslint/no-explicit-any
+  createIntrospector(db: Kysely<any>): DatabaseIntrospector {
     return new SqliteIntrospector(db);
   }
 }

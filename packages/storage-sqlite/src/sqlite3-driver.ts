@@ -59,7 +59,7 @@ export class Sqlite3Driver implements Driver {
     // IMMEDIATE takes the write lock up front. A deferred transaction that reads first and writes later fails with
     // SQLITE_BUSY (no waiting) when another process committed in between; waiting at BEGIN is what busy_timeout
     // can handle. Isolation settings are moot: with one connection and one writer, transactions are serial.
-    await connection.executeQuery(CompiledQuery.raw('begin'));
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {

@@ -111,9 +111,9 @@ describe('Sqlite3Driver', () => {
       });
     const first = open(1000);
     const second = open(0);
+    let release: () => void = () => undefined;
     try {
       await first.schema.createTable('t').addColumn('id', 'integer', (c) => c.primaryKey()).addColumn('v', 'text').execute();
-      let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));
       let begun!: () => void;
       const started = new Promise<void>((resolve) => (begun = resolve));
@@ -129,6 +129,7 @@ describe('Sqlite3Driver', () => {
       await holder;
       await expect(second.transaction().execute(async () => 'now')).resolves.toBe('now');
     } finally {
+      release(); // even when an assertion failed: destroy() waits for the holding transaction
       await first.destroy();
       await second.destroy();
       await rm(dir, { recursive: true, force: true });

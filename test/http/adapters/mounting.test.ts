@@ -71,12 +71,24 @@ forEachProbeHost('host routes beside the mount', {}, (host) => {
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET, OPTIONS');
     expect(isErrorBody(await res.json(), 'not_allowed')).toBe(true);
+    // A method no route uses at all still gets Flagmount's answer, not the framework's.
+    const odd = await host().fetch('/flags/apps', { method: 'PROPFIND' });
+    expect(odd.status).toBe(405);
+    expect(isErrorBody(await odd.json(), 'not_allowed')).toBe(true);
   });
 
   it('answers HEAD like GET without a body', async () => {
     const res = await host().fetch('/flags/apps', { method: 'HEAD' });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await res.text()).toBe('');
+  });
+
+  it('sends a bodiless answer (a redirect) without a body or a content type', async () => {
+    const res = await host().fetch('/flags/moved', { redirect: 'manual' });
+    expect(res.status).toBe(308);
+    expect(res.headers.get('location')).toBe('apps');
+    expect(res.headers.get('content-type')).toBeNull();
     expect(await res.text()).toBe('');
   });
 
@@ -115,6 +127,13 @@ forEachProbeHost('host routes beside the mount', {}, (host) => {
     expect(hostBoom.status).toBe(500);
     expect(await hostBoom.json()).toEqual({ hostError: true });
     expect(host().hostErrors).toHaveLength(1);
+  });
+
+  it('answers 500 when a response header cannot be written, without involving the host', async () => {
+    const res = await host().fetch('/flags/bad-header');
+    expect(res.status).toBe(500);
+    expect(host().hostErrors).toEqual([]);
+    expect((await host().fetch('/flags/apps')).status).toBe(200);
   });
 
   it('accepts a 16 KiB context in the URL', async () => {

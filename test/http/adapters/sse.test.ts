@@ -1,4 +1,5 @@
 import { expect, it, vi } from 'vitest';
+import { forEachAdapter } from '../support/harness.js';
 import { forEachProbeHost } from './support/probe.js';
 
 forEachProbeHost('SSE streams', {}, (host) => {
@@ -35,6 +36,27 @@ forEachProbeHost('SSE streams', {}, (host) => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/event-stream');
     expect(host().probe.streams.opened).toBe(0);
+  });
+});
+
+// The real push route of the runtime API, through each adapter.
+forEachAdapter((harness) => {
+  it('serves /sse/server with its headers at once and frees the connection slot when the client leaves', async () => {
+    const h = harness();
+    const controller = new AbortController();
+    const res = await withTimeout(
+      fetch(`${h.baseUrl}/sse/server`, {
+        headers: { authorization: `Bearer ${h.envs.development.secretKey}`, accept: 'text/event-stream' },
+        signal: controller.signal,
+      }),
+      2000,
+      'SSE headers',
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(h.instance.services.streams.count()).toBe(1);
+    controller.abort();
+    await vi.waitFor(() => expect(h.instance.services.streams.count()).toBe(0), { timeout: 2000 });
   });
 });
 

@@ -4,7 +4,7 @@ import { seedFlags } from './support/seed.js';
 
 forEachAdapter((h) => {
   const pk = () => h().envs.development.publishableKey;
-  const optIn = (body: unknown, key = pk()) => h().request('POST', '/flags/opt-in', { key, body });
+  const optIn = (body: unknown, key: string | null = pk()) => h().request('POST', '/flags/opt-in', { key, body });
   const flagFor = async (query: Record<string, string>, flagKey: string) =>
     (await h().request('GET', '/features/evaluated', { key: pk(), query: { ...query, key: flagKey } })).body.features[flagKey];
 

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { validateHeaderName, validateHeaderValue, type IncomingMessage, type ServerResponse } from 'node:http';
 import { errorResponse } from '../http/handler.js';
 import { HttpError, invalidRequest } from '../http/http-error.js';
 import type { CoreRequest, CoreResponse, RequestBody } from '../http/types.js';
@@ -131,7 +131,11 @@ function sendPlain(res: ServerResponse, response: CoreResponse): void {
 }
 
 function sendStream(res: ServerResponse, response: CoreResponse): void {
-  res.writeHead(response.status, response.headers);
+  // A stream is the last response of its connection: once it ends (client gone, or `close()`), the socket closes
+  // instead of idling in keep-alive, where a server shutting down would wait on it until its keepAliveTimeout
+  // (72 s under Fastify). HTTP/2 forbids the header.
+  const http1 = (res.req?.httpVersionMajor ?? 1) < 2;
+  res.writeHead(response.status, http1 ? { connection: 'close', ...response.headers } : response.headers);
   // A HEAD request gets the stream's headers and nothing else: opening it would only leak a subscriber.
   if (res.req?.method === 'HEAD' || res.destroyed) {
     res.end();
@@ -213,11 +217,22 @@ export async function handleNodeRequest(
     return unreadableRequestResponse(error);
   }
   try {
-    return await mount.handle(toCoreRequest(req, pathAndQuery, body, disconnectSignal(req, res)));
+    const response = await mount.handle(toCoreRequest(req, pathAndQuery, body, disconnectSignal(req, res)));
+    checkHeaders(response.headers);
+    return response;
   } catch (error) {
-    // The core handler is written never to reject; this guards only against a bug there.
+    // The core handler is written never to reject, and its headers are its own: this guards only against a bug
+    // there, which would otherwise surface as an exception inside the host's framework.
     mount.logger.error('flagmount: request failed outside the handler', { error, method: req.method, url: req.url });
     return internalErrorResponse();
+  }
+}
+
+/** Throws for a header Node would refuse, before any framework tries to write it. */
+function checkHeaders(headers: Record<string, string>): void {
+  for (const [name, value] of Object.entries(headers)) {
+    validateHeaderName(name);
+    validateHeaderValue(name, value);
   }
 }
 

@@ -1,6 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
-import { Value } from '@sinclair/typebox/value';
 import '../schemas/formats.js';
 import { addIssue, invalidRequest, type Issues } from './http-error.js';
 
@@ -51,8 +50,36 @@ export function queryObject(pairs: ReadonlyArray<readonly [string, string]>): Re
   return out;
 }
 
+const NUMERIC = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/** The JSON types a property schema accepts (through Optional/Union). */
+function acceptedTypes(schema: TSchema | undefined): Set<string> {
+  const types = new Set<string>();
+  if (!schema) return types;
+  if (typeof schema['type'] === 'string') types.add(schema['type']);
+  for (const branch of (schema['anyOf'] ?? schema['oneOf'] ?? []) as TSchema[]) for (const t of acceptedTypes(branch)) types.add(t);
+  return types;
+}
+
+/**
+ * Query values arrive as strings: a canonical number becomes a number and `true`/`false` a boolean where the
+ * schema wants one, and nothing else is coerced (`1.5` stays 1.5 and fails an integer; `1abc` stays a string),
+ * so a malformed value is a 400, never silently rounded.
+ */
+function convertQuery(schema: TSchema, query: Record<string, string | string[]>): Record<string, unknown> {
+  const properties = (schema['properties'] ?? {}) as Record<string, TSchema>;
+  const out: Record<string, unknown> = { ...query };
+  for (const [name, value] of Object.entries(query)) {
+    if (typeof value !== 'string') continue;
+    const types = acceptedTypes(properties[name]);
+    if (types.has('string')) continue;
+    if ((types.has('integer') || types.has('number')) && NUMERIC.test(value)) out[name] = Number(value);
+    else if (types.has('boolean') && (value === 'true' || value === 'false')) out[name] = value === 'true';
+  }
+  return out;
+}
+
 /** Converts query strings to the schema's numbers/booleans, then validates. */
 export function validateQuery<T>(schema: TSchema, pairs: ReadonlyArray<readonly [string, string]>): T {
-  const converted = Value.Convert(schema, queryObject(pairs));
-  return validate<T>(schema, converted, 'query parameters');
+  return validate<T>(schema, convertQuery(schema, queryObject(pairs)), 'query parameters');
 }

@@ -1,7 +1,6 @@
 import type { MutationActor } from '../domain/mutation.js';
 import { HttpError, notFound, unauthenticated } from '../http/http-error.js';
 import type { Principal } from '../http/route.js';
-import type { Services } from '../services.js';
 import type { Repositories } from '../storage/port.js';
 import type { AppRecord, EnvironmentRecord, FlagRecord, ManagementKeyRecord } from '../storage/records.js';
 
@@ -52,10 +51,4 @@ export async function loadFlagByKey(repos: Repositories, app: AppRecord, flagKey
 export async function currentVersions(repos: Repositories, appId: string): Promise<Record<string, number>> {
   const envs = await repos.environments.listByApp(appId);
   return Object.fromEntries(envs.map((e) => [e.id, e.flagStateVersion]));
-}
-
-/** Shorthand for routes: app + services from a route context. */
-export interface ManagementCtx {
-  principal: Principal;
-  services: Services;
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import { defineRoute, raw, type Principal, type RouteDefinition } from '../http/route.js';
-import type { CoreResponse } from '../http/types.js';
+import { jsonResponse } from '../http/handler.js';
 import { documented } from '../openapi/annotations.js';
 import { withRemoteContext } from '../runtime/context/remote-context.js';
 import { currentState, sdkEnvironment } from '../runtime/environment.js';
@@ -21,10 +21,6 @@ import {
 } from './schemas.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-
-function json(status: number, body: unknown, headers: Record<string, string> = {}): CoreResponse {
-  return { status, headers: { 'content-type': JSON_TYPE, 'cache-control': 'no-store', ...headers }, body: JSON.stringify(body) };
-}
 
 interface Resolved {
   state: EnvironmentState;
@@ -65,11 +61,11 @@ const evaluateFlag = defineRoute({
       resolved = await resolve(services, principal, body?.context);
     } catch (error) {
       if (!(error instanceof InvalidContextError)) throw error;
-      return raw(json(400, { key, errorCode: 'INVALID_CONTEXT', errorDetails: error.message }));
+      return raw(jsonResponse(400, { key, errorCode: 'INVALID_CONTEXT', errorDetails: error.message }));
     }
     const evaluation = visible(resolved, key) ? resolved.state.compiled.evaluate(key, resolved.context) : undefined;
     if (!evaluation) {
-      return raw(json(404, { key, errorCode: 'FLAG_NOT_FOUND', errorDetails: `Flag "${key}" was not found` }));
+      return raw(jsonResponse(404, { key, errorCode: 'FLAG_NOT_FOUND', errorDetails: `Flag "${key}" was not found` }));
     }
     return toOfrepSuccess(resolved.state, evaluation, resolved.remoteContextUsed);
   },
@@ -98,7 +94,7 @@ const evaluateFlags = defineRoute({
       resolved = await resolve(services, principal, body?.context);
     } catch (error) {
       if (!(error instanceof InvalidContextError)) throw error;
-      return raw(json(400, { errorCode: 'INVALID_CONTEXT', errorDetails: error.message }));
+      return raw(jsonResponse(400, { errorCode: 'INVALID_CONTEXT', errorDetails: error.message }));
     }
     const all = resolved.state.compiled.evaluateAll(resolved.context);
     const flags = Object.keys(all)

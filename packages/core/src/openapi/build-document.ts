@@ -75,10 +75,14 @@ function operation(route: RouteDefinition, components: ComponentRegistry): Json 
   return op;
 }
 
-/** A body whose schema admits `undefined` (an empty request) is optional; every other body is required. */
+/** A body whose schema admits no body at all (`Type.Undefined()` in a union, or any value) is optional. */
 function isRequiredBody(route: RouteDefinition): boolean {
-  const body = route.body as Json | undefined;
-  return !(body && Object.keys(body).length === 0);
+  const admitsNothing = (schema: Json | undefined): boolean =>
+    !schema ||
+    Object.keys(schema).length === 0 ||
+    schema['type'] === 'undefined' ||
+    (Array.isArray(schema['anyOf']) && (schema['anyOf'] as Json[]).some(admitsNothing));
+  return !admitsNothing(route.body as Json | undefined);
 }
 
 function pathParameters(route: RouteDefinition, components: ComponentRegistry): Json[] {

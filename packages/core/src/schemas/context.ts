@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 
 /**
  * The evaluation context (runtime-api.md, "Context"): optional `user`, `company` and `other` objects. Ids are
@@ -39,7 +39,17 @@ export const ContextSchema = Type.Object(
   },
   { additionalProperties: false, $id: 'Context' },
 );
-export type Context = Static<typeof ContextSchema>;
+/** TypeBox's static type drops `additionalProperties`; attributes are spelled out here. */
+export interface EntityContext {
+  id?: string | number;
+  [attribute: string]: unknown;
+}
+// A type literal (not an interface) so it is assignable to the engine's indexed EvaluationContext.
+export type Context = {
+  user?: EntityContext;
+  company?: EntityContext;
+  other?: Record<string, unknown>;
+};
 
 /** Decoded size limit of `contextJson` (runtime-api.md, "Limits"). */
 export const CONTEXT_JSON_MAX_BYTES = 16_384;

@@ -30,7 +30,7 @@ export type ContextOperator = (typeof CONTEXT_OPERATORS)[number];
 export const NO_VALUE_OPERATORS: readonly ContextOperator[] = ['SET', 'NOT_SET', 'IS_TRUE', 'IS_FALSE'];
 export const MULTI_VALUE_OPERATORS: readonly ContextOperator[] = ['ANY_OF', 'NOT_ANY_OF'];
 
-/** Reflag's clients compare the rollout hash against this scale (reflag-clients.md, decisions), not the spec's 10000. */
+/** Reflag's clients compare the rollout hash against this scale (reflag-clients.md, decisions), not 10000. */
 export const ROLLOUT_THRESHOLD_MAX = 100_000;
 
 export const ContextOperatorSchema = Type.Union(CONTEXT_OPERATORS.map((op) => Type.Literal(op)));
@@ -69,7 +69,8 @@ const negationFilter = <T extends TSchema>(self: T) =>
   });
 
 export const FilterSchema = Type.Recursive(
-  (Self) => Type.Union([groupFilter(Self), negationFilter(Self), contextFilter, rolloutPercentageFilter, constantFilter]),
+  (Self) =>
+    Type.Union([groupFilter(Self), negationFilter(Self), contextFilter, rolloutPercentageFilter, constantFilter]),
   { $id: 'Filter' },
 );
 

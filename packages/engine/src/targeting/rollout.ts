@@ -15,7 +15,8 @@ export function rolloutHash(input: string): number {
 
 const LONE_SURROGATE_POSSIBLE = /[\uD800-\uDFFF]/;
 
-// `crypto.hash` (Node ≥ 20.12) skips the Hash object; the 'binary' (latin1) digest string gives the bytes by charCodeAt.
+// `crypto.hash` (Node ≥ 20.12) skips the Hash object, which halves the cost; the 'binary' (latin1) digest is a
+// string whose char codes are the bytes, cheaper to produce than a Buffer.
 const oneShot: ((input: string | Buffer) => string) | undefined =
   typeof crypto.hash === 'function' ? (input) => crypto.hash('sha256', input, 'binary') : undefined;
 
@@ -65,22 +66,19 @@ export function compileRolloutFilter(filter: RolloutPercentageFilter, flagKey: s
   // The hash is within 0..100000, so these thresholds decide without hashing; a missing field is still reported.
   const decided = typeof threshold !== 'number' ? null : threshold <= 0 ? false : threshold > 100000 ? true : null;
 
-  const cacheSize = Number(process.env.FM_ROLLOUT_CACHE ?? 0);
-  let young = new Map<string, boolean>();
-  let old = new Map<string, boolean>();
-  const cached = (value: string): boolean => {
-    let hit = young.get(value);
-    if (hit !== undefined) return hit;
-    hit = old.get(value);
-    if (hit === undefined) hit = rolloutHash(prefix + value) < threshold;
-    young.set(value, hit);
-    if (young.size >= cacheSize) {
-      old = young;
-      young = new Map();
+  // One-entry memo: the same user evaluated again (every check of an in-process client, a page's burst of
+  // requests) skips the hash, and a new user costs one string comparison. A Map or LRU cache measured slower
+  // than hashing once users stop repeating (bench/eval.ts), so there is none.
+  let lastValue: string | undefined;
+  let lastResult = false;
+  const test = (value: string): boolean => {
+    if (value !== lastValue) {
+      lastResult = rolloutHash(prefix + value) < threshold;
+      lastValue = value;
     }
-    return hit;
+    return lastResult;
   };
-  const test = cacheSize > 0 ? cached : (value: string) => rolloutHash(prefix + value) < threshold;
+
   return (scope) => {
     const value = read(scope.context);
     if (typeof value === 'string') return decided ?? test(value);

@@ -2,7 +2,7 @@ import type { CreateTableBuilder, Kysely, Migration } from 'kysely';
 import type { DdlFlavour } from '../dialect.js';
 
 // Migrations see the database untyped: they describe the schema the types in ../schema.ts are written against.
-type Db = Kysely<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Db = Kysely<any>;
 type Table = CreateTableBuilder<string, string>;
 
 /** The first schema: every table of the port, with an index for every lookup and ordered list the port makes. */

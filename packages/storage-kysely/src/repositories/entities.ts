@@ -18,7 +18,7 @@ export function entityRepository(ctx: RepoContext): EntityRepository {
       return row && codec.decode(row);
     },
     async getMany(envId, type, ids) {
-      const unique = [...new Set(ids)];
+      const unique = [...new Set(ids)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
       const found = new Map<string, EntityRecord>();
       for (const part of chunks(unique, 500)) {
         const rows = await ctx
@@ -31,7 +31,7 @@ export function entityRepository(ctx: RepoContext): EntityRepository {
           .execute();
         for (const row of rows) found.set(row.id, codec.decode(row));
       }
-      // In the order asked for, so callers can zip results with their input.
+      // By id, like every other list of the port (and like the memory store).
       return unique.flatMap((id) => found.get(id) ?? []);
     },
     async put(row) {

@@ -35,6 +35,9 @@ export function createProbe(options: Partial<Omit<FlagmountOptions, 'storage'>> 
         return { probe: 'echo', kind: request.body.kind, body: body ?? null };
       },
     }),
+    // A header Node refuses: the adapters must still answer (500) without involving the host.
+    route('GET', '/bad-header', 'runtime', async () => raw({ status: 200, headers: { 'x-bad': 'a\nb' }, body: '{}' })),
+    route('GET', '/moved', 'runtime', async () => raw({ status: 308, headers: { location: 'apps' } })),
     route('GET', '/admin', 'management', async () => ({ probe: 'admin' })),
     route('GET', '/boom', 'runtime', async () => {
       throw new Error('probe failure');

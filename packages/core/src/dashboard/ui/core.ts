@@ -8,7 +8,7 @@ export const CORE_JS = String.raw`
 var KEY_STORAGE = 'flagmount.managementKey';
 // The page lives at <prefix>/ui/; the management API at <prefix>/.
 var BASE = location.pathname.replace(/ui\/?$/, '');
-var state = { app: null, envId: null, flags: [], members: [] };
+var state = { apps: [], app: null, envId: null, flags: [], members: [], afterChange: null };
 
 function h(tag, attrs, children) {
   var el = document.createElement(tag);

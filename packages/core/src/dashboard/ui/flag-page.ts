@@ -10,13 +10,15 @@ async function findFlag(key) {
   return found.find(function (f) { return f.key === key; }) || null;
 }
 
-async function renderFlagPage(main, key) {
+/** 'message' is a notice to show after a re-render (the page is rebuilt after archiving). */
+async function renderFlagPage(main, key, message) {
   var flag = await findFlag(key);
   if (!flag) {
     append(main, [h('p', null, 'No flag "' + key + '".'), h('a', { href: '#/' }, 'Back to flags')]);
     return;
   }
   var status = h('p', { class: 'notice', id: 'flag-status' });
+  if (message) notice(status, 'ok', message);
   var stage = h('select', { id: 'flag-stage', 'aria-label': 'Stage' }, stageOptions(flag.stage ? flag.stage.id : null, !flag.stage));
   var owner = h('select', { id: 'flag-owner', 'aria-label': 'Owner' }, memberOptions(flag.owner ? flag.owner.id : null));
   var patch = async function (body, what) {
@@ -25,6 +27,7 @@ async function renderFlagPage(main, key) {
       flag = result.flag;
       var version = result.flagStateVersions[state.envId];
       notice(status, 'ok', what + ' — flagStateVersion ' + version + ' in ' + currentEnv().name);
+      if (state.afterChange) state.afterChange();
       return result;
     } catch (error) {
       fail(status, error);
@@ -37,7 +40,7 @@ async function renderFlagPage(main, key) {
     var next = !flag.archived;
     if (next && !confirm('Archive "' + flag.key + '"? It stops being served in every environment.')) return;
     var result = await patch({ isArchived: next }, next ? 'Archived' : 'Restored');
-    if (result) renderFlagPage(clear(main), key);
+    if (result) renderFlagPage(clear(main), key, status.textContent);
   } }, flag.archived ? 'Restore' : 'Archive');
 
   var envTabs = h('div', { class: 'tabs', role: 'tablist' }, state.app.environments.map(function (env) {
@@ -70,6 +73,10 @@ async function renderFlagPage(main, key) {
     historyBox,
   ]);
   var env = currentEnv();
+  // Saves elsewhere on the page add audit entries: the history follows them.
+  state.afterChange = function () {
+    renderAudit(clear(historyBox), flag).catch(function () { /* the next page load shows it */ });
+  };
   await Promise.all([
     renderTargeting(targetingBox, flag, env),
     renderSpecificTargets(specificBox, flag, env),

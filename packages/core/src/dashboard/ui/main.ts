@@ -36,12 +36,17 @@ function layout(active) {
   var link = function (hash, label, name) {
     return h('a', { href: hash, class: active === name ? 'active' : null }, label);
   };
+  var appSelect = state.apps.length > 1 ? h('select', { id: 'app-select', 'aria-label': 'App', onchange: function () {
+    openApp(appSelect.value).catch(function (error) { if (error.status !== 401) showLogin(error.message); });
+  } }, state.apps.map(function (app) {
+    return h('option', { value: app.id, selected: app.id === state.app.id }, app.name);
+  })) : h('span', { class: 'muted' }, state.app.name);
   var main = h('main', { id: 'main' });
   clear(root);
   append(root, [
     h('header', { class: 'top' }, [
       h('strong', { class: 'brand' }, 'Flagmount'),
-      h('span', { class: 'muted' }, state.app.name),
+      appSelect,
       h('nav', null, [link('#/', 'Flags', 'flags'), link('#/environments', 'Environments', 'environments'), link('#/audit', 'Audit', 'audit')]),
       h('span', { class: 'spacer' }),
       envSelect,
@@ -54,6 +59,7 @@ function layout(active) {
 
 async function route() {
   if (!state.app) return;
+  state.afterChange = null;
   var hash = location.hash.replace(/^#/, '') || '/';
   try {
     if (hash.indexOf('/flags/') === 0) await renderFlagPage(layout('flags'), decodeURIComponent(hash.slice(7)));
@@ -69,18 +75,22 @@ async function route() {
   }
 }
 
-/** Loads the first app of the key's organisation (with environments, stages, segments), then routes. */
+/** Loads the key's apps and members, opens the first app (with environments, stages, segments), then routes. */
 async function start() {
-  var apps = await api('GET', 'apps');
-  if (!apps.data.length) throw new Error('This organisation has no app yet.');
-  state.app = await api('GET', 'apps/' + enc(apps.data[0].id));
-  if (!state.envId || !state.app.environments.some(function (e) { return e.id === state.envId; })) {
-    state.envId = state.app.environments.length ? state.app.environments[0].id : null;
-  }
+  state.apps = (await api('GET', 'apps')).data;
+  if (!state.apps.length) throw new Error('This organisation has no app yet.');
   try {
     state.members = (await api('GET', 'members')).data;
   } catch (error) {
     state.members = [];
+  }
+  await openApp(state.apps[0].id);
+}
+
+async function openApp(appId) {
+  state.app = await api('GET', 'apps/' + enc(appId));
+  if (!state.envId || !state.app.environments.some(function (e) { return e.id === state.envId; })) {
+    state.envId = state.app.environments.length ? state.app.environments[0].id : null;
   }
   await route();
 }

@@ -77,6 +77,7 @@ async function renderTargeting(box, flag, env) {
       models = result.targeting.rules.map(ruleToModel);
       draw();
       notice(status, 'ok', 'Saved — flagStateVersion ' + result.flagStateVersion + ' in ' + env.name + ' (targeting version ' + result.targeting.version + ')');
+      if (state.afterChange) state.afterChange();
     } catch (error) {
       fail(status, error);
     }
@@ -164,6 +165,7 @@ async function renderSpecificTargets(box, flag, env) {
       clear(box);
       await renderSpecificTargets(box, flag, env);
       notice(box.querySelector('#specific-status'), 'ok', (value ? 'Targeted ' : 'Removed ') + kind + ' ' + id + ' — flagStateVersion ' + result.flagStateVersion + ' in ' + env.name);
+      if (state.afterChange) state.afterChange();
     } catch (error) {
       fail(status, error);
     }

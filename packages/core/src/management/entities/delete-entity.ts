@@ -31,7 +31,8 @@ async function deleteOne(tx: MutationTx, app: AppRecord, env: EnvironmentRecord,
 
 /**
  * Extension (deleteUser / deleteCompany). 404 when nothing is stored under the id. `?deleteUsers=true` on a company
- * also deletes the users that belong to it (read before the company's memberships go).
+ * also deletes the users that belong to it (read before the company's memberships go); `deletedUserIds` names those
+ * that were stored (as an entity or by overrides) and are now gone.
  */
 export function deleteEntityRoute(kind: EntityKind): RouteDefinition {
   return defineRoute({
@@ -54,8 +55,9 @@ export function deleteEntityRoute(kind: EntityKind): RouteDefinition {
         const at = services.now().toISOString();
         const userIds = deleteUsers ? await tx.entities.listCompanyUsers(env.id, entityId) : [];
         if (!(await deleteOne(tx, app, env, kind.type, entityId, at))) throw notFound(`${kind.label} ${entityId}`);
-        for (const userId of userIds) await deleteOne(tx, app, env, 'user', userId, at);
-        return { env, userIds };
+        const deletedUserIds: string[] = [];
+        for (const userId of userIds) if (await deleteOne(tx, app, env, 'user', userId, at)) deletedUserIds.push(userId);
+        return { env, userIds: deletedUserIds };
       });
       const flagStateVersion = versions[result.env.id] ?? (await services.storage.environments.get(result.env.id))!.flagStateVersion;
       return {

@@ -95,10 +95,18 @@ export async function withRemoteContext(
   const userId = idText(context.user?.id);
   const companyId = idText(context.company?.id);
   if (userId === undefined && companyId === undefined) return { context, used: false };
-  const [user, company] = await Promise.all([
-    userId === undefined ? null : cache.get(envId, 'user', userId),
-    companyId === undefined ? null : cache.get(envId, 'company', companyId),
-  ]);
+  let user: Attributes;
+  let company: Attributes;
+  try {
+    [user, company] = await Promise.all([
+      userId === undefined ? null : cache.get(envId, 'user', userId),
+      companyId === undefined ? null : cache.get(envId, 'company', companyId),
+    ]);
+  } catch (error) {
+    // Flags keep being served when the store is away: evaluate with what was sent (remoteContextUsed false).
+    services.logger.warn('flagmount: could not read stored attributes, evaluating the sent context only', { envId, error });
+    return { context, used: false };
+  }
   if (!user && !company) return { context, used: false };
   const merged: Context = { ...context };
   if (user) merged.user = { ...(user as Context['user']), ...context.user };

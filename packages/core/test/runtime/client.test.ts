@@ -1,0 +1,164 @@
+import { createFlagmount, type Flagmount } from '@flagmount/core';
+import { memoryStorage } from '@flagmount/storage-memory';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { seedFlags, userIs } from '../../../../test/http/runtime/support/seed.js';
+
+interface Logged {
+  level: string;
+  message: string;
+  fields?: Record<string, unknown>;
+}
+
+let fm: Flagmount;
+let logs: Logged[];
+let devId: string;
+let prodId: string;
+
+beforeEach(async () => {
+  logs = [];
+  const at = (level: string) => (message: string, fields?: Record<string, unknown>) => void logs.push({ level, message, ...(fields ? { fields } : {}) });
+  fm = await createFlagmount({
+    storage: memoryStorage(),
+    bootstrap: true,
+    logger: { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') },
+  });
+  const envs = fm.bootstrap!.environments;
+  devId = envs.find((e) => e.name === 'Development')!.id;
+  prodId = envs.find((e) => e.name === 'Production')!.id;
+  await seedFlags(fm, fm.bootstrap!.appId, [
+    { key: 'on-for-u1', rules: { [devId]: [userIs('u1')], [prodId]: [userIs('p1')] } },
+    {
+      key: 'with-config',
+      rules: { [devId]: [{ type: 'constant', value: true }] },
+      variants: { [devId]: [{ key: 'blue', payload: { color: 'blue' }, filter: { type: 'constant', value: true } }] },
+    },
+  ]);
+});
+
+afterEach(async () => {
+  await fm.close();
+});
+
+const checks = () => fm.services.storage.events.listChecks(devId, 100);
+
+describe('FlagmountClient (in-process)', () => {
+  it('evaluates synchronously from the compiled snapshot, in the default environment (order 0)', () => {
+    expect(fm.client.isEnabled('on-for-u1', { user: { id: 'u1' } })).toBe(true);
+    expect(fm.client.isEnabled('on-for-u1', { user: { id: 'u2' } })).toBe(false);
+    expect(fm.client.getFlag({ user: { id: 'u1' } }, 'with-config').config).toEqual({ key: 'blue', payload: { color: 'blue' } });
+    expect(fm.client.getFlag({}, 'on-for-u1').config).toEqual({ key: undefined, payload: undefined });
+  });
+
+  it('selects another environment by id or by name', () => {
+    for (const env of [prodId, 'Production']) {
+      const client = fm.clientFor(env);
+      expect(client.isEnabled('on-for-u1', { user: { id: 'p1' } })).toBe(true);
+      expect(client.isEnabled('on-for-u1', { user: { id: 'u1' } })).toBe(false);
+    }
+  });
+
+  it('an unknown flag is false, never throws, and is warned about once per key', () => {
+    expect(fm.client.isEnabled('nope', { user: { id: 'u1' } })).toBe(false);
+    expect(fm.client.getFlag({}, 'nope').isEnabled).toBe(false);
+    expect(fm.client.isEnabled('nope2')).toBe(false);
+    const warnings = logs.filter((l) => l.level === 'warn' && /unknown flag/.test(l.message));
+    expect(warnings.map((w) => w.fields?.['flagKey'])).toEqual(['nope', 'nope2']);
+  });
+
+  it('records check events like the SDK: buffered, deduplicated, stored on flush()', async () => {
+    const flag = fm.client.getFlag({ user: { id: 'u1' }, company: { id: 7 } }, 'with-config');
+    expect(flag.isEnabled).toBe(true);
+    expect(flag.isEnabled).toBe(true);
+    void flag.config;
+    expect(fm.client.isEnabled('on-for-u1', { user: { id: 'u1' } })).toBe(true);
+    expect(await checks()).toEqual([]);
+    await fm.client.flush();
+    const rows = await checks();
+    expect(rows.map((r) => [r.action, r.flagKey, r.userId, r.companyId])).toEqual([
+      ['check', 'with-config', 'u1', '7'],
+      ['check-config', 'with-config', 'u1', '7'],
+      ['check', 'on-for-u1', 'u1', null],
+    ]);
+    expect(rows[1]!.evalResult).toEqual({ key: 'blue', payload: { color: 'blue' } });
+    const [stats] = await fm.services.storage.stats.listEntityFlagStats(devId, 'company', '7');
+    expect(stats).toMatchObject({ flagKey: 'with-config', checkCount: 2, exposureCount: 1 });
+  });
+
+  it('getFlags returns every flag and records no checks; enableTracking: false writes nothing', async () => {
+    const flags = fm.client.getFlags({ user: { id: 'u1' } });
+    expect(Object.keys(flags).sort()).toEqual(['on-for-u1', 'with-config']);
+    expect(flags['on-for-u1']!.isEnabled).toBe(true);
+    expect(fm.client.getFlag({ user: { id: 'u9', plan: 'x' }, enableTracking: false }, 'on-for-u1').isEnabled).toBe(false);
+    await fm.client.flush();
+    expect(await checks()).toEqual([]);
+    expect(await fm.services.storage.entities.get(devId, 'user', 'u9')).toBeUndefined();
+  });
+
+  it("syncs the context's user and company like the node SDK", async () => {
+    fm.client.isEnabled('on-for-u1', { user: { id: 'u1', name: 'Ann' }, company: { id: 'c1', plan: 'pro' } });
+    await fm.client.flush();
+    expect((await fm.services.storage.entities.get(devId, 'user', 'u1'))!.attributes).toEqual({ name: 'Ann' });
+    expect((await fm.services.storage.entities.get(devId, 'company', 'c1'))!.attributes).toEqual({ plan: 'pro' });
+    expect(await fm.services.storage.entities.listCompanyUsers(devId, 'c1')).toEqual(['u1']);
+  });
+
+  it('track, updateUser and updateCompany resolve once stored; an event named like a flag is its track', async () => {
+    await fm.client.track('u1', 'on-for-u1', { companyId: 5, attributes: { n: 1 } });
+    await fm.client.updateUser(42, { attributes: { roles: ['a', 'b'] } });
+    await fm.client.updateCompany('c2', { userId: 42, attributes: { tier: 'gold' } });
+    const storage = fm.services.storage;
+    expect((await storage.events.listTracks(devId, 10)).map((t) => [t.event, t.userId, t.companyId])).toEqual([['on-for-u1', 'u1', '5']]);
+    expect((await storage.entities.get(devId, 'user', '42'))!.attributes).toEqual({ roles: ['a', 'b'] });
+    expect(await storage.entities.listCompanyUsers(devId, 'c2')).toEqual(['42']);
+    const [stats] = await storage.stats.listEntityFlagStats(devId, 'user', 'u1');
+    expect(stats).toMatchObject({ flagKey: 'on-for-u1', trackCount: 1 });
+    await expect(fm.client.track('', 'x')).rejects.toThrow(TypeError);
+  });
+
+  it('bindClient binds the context; flag.track() tracks for the bound user and company', async () => {
+    const bound = fm.client.bindClient({ user: { id: 'u1' }, company: { id: 'c1' } });
+    expect(bound.isEnabled('on-for-u1')).toBe(true);
+    expect(bound.getFlag('on-for-u1').isEnabled).toBe(true);
+    expect(Object.keys(bound.getFlags())).toHaveLength(2);
+    await bound.getFlag('on-for-u1').track();
+    await bound.track('custom');
+    const other = bound.bindClient({ user: { id: 'u2' } });
+    expect(other.isEnabled('on-for-u1')).toBe(false);
+    expect(other.company).toEqual({ id: 'c1' });
+    const tracks = await fm.services.storage.events.listTracks(devId, 10);
+    expect(tracks.map((t) => [t.event, t.userId, t.companyId])).toEqual([
+      ['on-for-u1', 'u1', 'c1'],
+      ['custom', 'u1', 'c1'],
+    ]);
+  });
+
+  it('withOverrides fixes results for host tests without touching the store', async () => {
+    const before = await fm.services.storage.dump();
+    const test = fm.client.withOverrides({ 'on-for-u1': false, brandNew: true, configured: { isEnabled: true, config: { key: 'v', payload: 1 } } });
+    expect(test.isEnabled('on-for-u1', { user: { id: 'u1' } })).toBe(false);
+    expect(test.isEnabled('brandNew')).toBe(true);
+    expect(test.getFlag({}, 'configured').config).toEqual({ key: 'v', payload: 1 });
+    expect(test.isEnabled('with-config', { user: { id: 'x', plan: 'p' } })).toBe(true);
+    expect(Object.keys(test.getFlags({})).sort()).toEqual(['brandNew', 'configured', 'on-for-u1', 'with-config']);
+    await test.track('u1', 'on-for-u1');
+    await test.updateUser('u7', { attributes: { a: 1 } });
+    await test.flush();
+    await fm.client.flush();
+    expect(await fm.services.storage.dump()).toEqual(before);
+    // The original client is unchanged.
+    expect(fm.client.isEnabled('on-for-u1', { user: { id: 'u1' }, enableTracking: false })).toBe(true);
+  });
+
+  it('close() stores the checks still buffered', async () => {
+    fm.client.isEnabled('on-for-u1', { user: { id: 'u1' } });
+    const storage = fm.services.storage;
+    const seen: unknown[] = [];
+    const original = storage.close.bind(storage);
+    storage.close = async () => {
+      seen.push(...(await storage.events.listChecks(devId, 10)));
+      return original();
+    };
+    await fm.close();
+    expect(seen).toHaveLength(1);
+  });
+});
