@@ -21,7 +21,6 @@ interface CompiledFlag {
 }
 
 const EMPTY_CONTEXT: EvaluationContext = Object.freeze({});
-const NONE = Object.freeze([]) as unknown as never[];
 
 /**
  * Evaluate every rule, as the library does (no early exit across rules: each result is reported). A rule hit by
@@ -85,8 +84,8 @@ function compileFlag(definition: FlagDefinition): CompiledFlag {
       version: configVersion,
       payload: variant ? variant.payload : null,
       ruleEvaluationResults: results,
-      evaluationErrors: scope.errors ?? NONE,
-      missingContextFields: scope.missing ?? NONE,
+      evaluationErrors: scope.errors ?? [],
+      missingContextFields: scope.missing ?? [],
     };
   }
 
@@ -102,8 +101,8 @@ function compileFlag(definition: FlagDefinition): CompiledFlag {
         isEnabled: matched >= 0,
         targetingVersion,
         ruleEvaluationResults: results,
-        evaluationErrors: scope.errors ?? NONE,
-        missingContextFields: scope.missing ?? NONE,
+        evaluationErrors: scope.errors ?? [],
+        missingContextFields: scope.missing ?? [],
         config: undefined,
       };
       if (variantFilters.length > 0) evaluation.config = evaluateConfig(scope);
