@@ -22,7 +22,7 @@ export interface BenchResult {
 
 export interface StoredResult extends BenchResult {
   measuredAt: string;
-  environment: { node: string; platform: string; cpus: string; cores: number };
+  environment: { node: string; platform: string; cpus: string; cores: number; loadAverage?: number };
 }
 
 export type BenchModule = { default: () => Promise<BenchResult> };

@@ -80,8 +80,8 @@ export const FIELDS = [
 
 export interface GeneratedContext {
   context: Record<string, unknown>;
-  /** Fields whose value is an array as the engine reads them. */
-  arrayFields: Set<string>;
+  /** The arrays of the context, by the field that reads them. */
+  arrays: Map<string, unknown[]>;
 }
 
 type SlotValue = { kind: 'absent' } | { kind: 'scalar'; value: unknown } | { kind: 'array'; value: unknown[] };
@@ -110,21 +110,21 @@ export function contextArbitrary(allowArrays: boolean): fc.Arbitrary<GeneratedCo
     })
     .map(({ slots: values, roots }) => {
       const context: Record<string, unknown> = {};
-      const arrayFields = new Set<string>();
+      const arrays = new Map<string, unknown[]>();
       for (const [field, slot] of Object.entries(values)) {
         if (slot.kind === 'absent') continue;
         const path = SLOTS[field]!;
         let target = context;
         for (const key of path.slice(0, -1)) target = (target[key] ??= {}) as Record<string, unknown>;
         target[path.at(-1)!] = slot.value;
-        if (slot.kind === 'array') arrayFields.add(field);
+        if (slot.kind === 'array') arrays.set(field, slot.value);
       }
       for (const [root, replacement] of Object.entries(roots)) {
         if (replacement === undefined) continue;
         context[root] = replacement;
-        for (const field of [...arrayFields]) if (field.startsWith(`${root}.`)) arrayFields.delete(field);
+        for (const field of [...arrays.keys()]) if (field.startsWith(`${root}.`)) arrays.delete(field);
       }
-      return { context, arrayFields };
+      return { context, arrays };
     });
 }
 
@@ -170,7 +170,10 @@ export const filterArbitrary: fc.Arbitrary<Filter> = fc.letrec<{ filter: Filter 
     {
       weight: 2,
       arbitrary: fc
-        .record({ operator: fc.constantFrom('and' as const, 'or' as const), filters: fc.array(tie('filter'), { maxLength: 3 }) })
+        .record({
+          operator: fc.constantFrom('and' as const, 'or' as const),
+          filters: fc.array(tie('filter'), { maxLength: 3 }),
+        })
         .map((group): Filter => ({ type: 'group', ...group })),
     },
     { weight: 1, arbitrary: tie('filter').map((filter): Filter => ({ type: 'negation', filter })) },

@@ -128,4 +128,4 @@ forEachAdapter((h) => {
       expect(log.problems()).toEqual([]);
     });
   });
-});
+}, { options: { optIn: 'publishable' } });

@@ -56,6 +56,12 @@ export interface FlagmountOptions {
   mount?: { management?: boolean; runtime?: boolean };
   /** Serve the dashboard at `/ui` (default false). */
   dashboard?: boolean;
+  /**
+   * Who may call `POST /flags/opt-in` (the browser SDK's `setOptIn`): `'secret'` (default: backends only),
+   * `'publishable'` (browsers too: any visitor can then opt any user id into any non-secret flag), or `'off'`.
+   * `optInEnabled` in evaluated flags tells a caller whether it may opt in.
+   */
+  optIn?: 'secret' | 'publishable' | 'off';
   /** Clock for tests. */
   now?: () => Date;
 }
@@ -70,6 +76,7 @@ export interface ResolvedOptions {
   mount: { management: boolean; runtime: boolean };
   cors: Required<Pick<CorsOptions, 'credentials' | 'management'>> & { origins: NonNullable<CorsOptions['origins']> };
   dashboard: boolean;
+  optIn: 'secret' | 'publishable' | 'off';
 }
 
 export const ALL_SCOPES: ManagementScope[] = ['read', 'write:flags', 'write:flag:targeting', 'write:entities', 'admin'];
@@ -96,5 +103,6 @@ export function resolveOptions(options: FlagmountOptions): ResolvedOptions {
       management: options.cors?.management ?? false,
     },
     dashboard: options.dashboard ?? false,
+    optIn: options.optIn ?? 'secret',
   };
 }

@@ -80,4 +80,50 @@ forEachAdapter((h) => {
       expect((await h().request('POST', '/feedback/prompt-events', { key: pk(), body: { action: 'clicked', userId: 'u1' } })).status).toBe(400);
     });
   });
+}, { options: { optIn: 'publishable' } });
+
+forEachAdapter((h) => {
+  const body = { key: 'beta', optedIn: true, context: { user: { id: 'u1' } } };
+  const seed = async () => {
+    const created = await h().request('POST', `/apps/${h().appId}/flags`, { body: { key: 'beta', name: 'Beta program' } });
+    expect(created.status).toBe(200);
+  };
+  const evaluatedOptIn = async (key: string) => {
+    const res = await h().request('GET', '/features/evaluated', { key, query: { 'context.user.id': 'u1' } });
+    return res.body.features.beta.optInEnabled as boolean;
+  };
+
+  describe('opt-in policy: secret key only by default', () => {
+    it('refuses the publishable key with 403 and the error body, accepts the secret key', async () => {
+      await seed();
+      const denied = await h().request('POST', '/flags/opt-in', { key: h().envs.development.publishableKey, body });
+      expect(denied.status).toBe(403);
+      expect(denied.body.error).toMatchObject({ code: 'unauthorized', message: expect.stringMatching(/secret key/) });
+      expect(await h().storage.specificTargets.listByEnv(h().envs.development.id)).toEqual([]);
+      const ok = await h().request('POST', '/flags/opt-in', { key: h().envs.development.secretKey, body });
+      expect(ok.status).toBe(200);
+    });
+
+    it('optInEnabled tells each caller whether it may opt in', async () => {
+      await seed();
+      expect(await evaluatedOptIn(h().envs.development.publishableKey)).toBe(false);
+      expect(await evaluatedOptIn(h().envs.development.secretKey)).toBe(true);
+    });
+  });
 });
+
+forEachAdapter((h) => {
+  describe('opt-in policy: off', () => {
+    it('refuses every key and reports optInEnabled false', async () => {
+      const created = await h().request('POST', `/apps/${h().appId}/flags`, { body: { key: 'beta', name: 'Beta program' } });
+      expect(created.status).toBe(200);
+      for (const key of [h().envs.development.publishableKey, h().envs.development.secretKey]) {
+        const res = await h().request('POST', '/flags/opt-in', { key, body: { key: 'beta', optedIn: true, context: { user: { id: 'u1' } } } });
+        expect(res.status).toBe(403);
+        expect(res.body.error.message).toMatch(/disabled/);
+        const evaluated = await h().request('GET', '/features/evaluated', { key, query: { 'context.user.id': 'u1' } });
+        expect(evaluated.body.features.beta.optInEnabled).toBe(false);
+      }
+    });
+  });
+}, { options: { optIn: 'off' } });

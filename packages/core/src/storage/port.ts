@@ -34,7 +34,15 @@ import type {
  *   whatever the concurrency (several processes too, for a shared database).
  * - A change published inside a transaction reaches `onChange` listeners only after the commit, and is dropped
  *   on rollback. A store shared by several processes delivers it to listeners in every process.
- * - Lists come back in a stable order (documented per method).
+ * - Lists come back in a stable order (documented per method). Text sorts by code unit (like `COLLATE "C"`).
+ * - Timestamps are compared as text, so they are always `Date.prototype.toISOString()` strings (UTC, ms, `Z`) and
+ *   come back exactly as written.
+ * - Each repository call is atomic on its own (a batch insert with one duplicate id writes nothing).
+ * - Inside `transaction(fn)`, use only `tx`: a `storage.*` call awaited inside `fn` may wait for the transaction
+ *   itself, and a nested `transaction()` rejects. A store may run `fn` again after a deadlock or serialisation
+ *   failure, so `fn` has no side effects outside `tx`.
+ * - Publishable and secret keys are unique per column; their prefixes make them distinct across columns.
+ * - `dump()` names tables as the memory store does, each ordered by primary key, event tables in insertion order.
  */
 
 export type Patch<T, K extends keyof T> = Partial<Omit<T, K>>;
@@ -128,7 +136,7 @@ export interface SpecificTargetRepository {
 
 export interface EntityRepository {
   get(envId: string, type: EntityType, id: string): Promise<EntityRecord | undefined>;
-  /** Many at once (remote context, batches); missing ones are simply absent from the result. */
+  /** Many at once (remote context, batches), by id, without duplicates; missing ones are absent. */
   getMany(envId: string, type: EntityType, ids: string[]): Promise<EntityRecord[]>;
   /** Inserts or replaces the whole row (the core merges attributes before calling). */
   put(row: EntityRecord): Promise<void>;
@@ -146,7 +154,7 @@ export interface EventRepository {
   insertTracks(rows: TrackEventRecord[]): Promise<void>;
   insertChecks(rows: CheckEventRecord[]): Promise<void>;
   insertPromptEvents(rows: PromptEventRecord[]): Promise<void>;
-  /** Rows in insertion order; for exports and tests, bounded by `limit`. */
+  /** The first `limit` rows in insertion order (for exports and tests). Event ids are unique per table. */
   listTracks(envId: string, limit: number): Promise<TrackEventRecord[]>;
   listChecks(envId: string, limit: number): Promise<CheckEventRecord[]>;
   listPromptEvents(envId: string, limit: number): Promise<PromptEventRecord[]>;
@@ -156,7 +164,7 @@ export interface FeedbackRepository {
   get(envId: string, id: string): Promise<FeedbackRecord | undefined>;
   /** Inserts or replaces the row of (envId, id). */
   put(row: FeedbackRecord): Promise<void>;
-  /** Newest first. */
+  /** Newest `createdAt` first, then id descending. */
   listByEnv(envId: string, limit: number): Promise<FeedbackRecord[]>;
 }
 
@@ -169,7 +177,10 @@ export interface StatsRepository {
   mergeFlagDailyStats(deltas: FlagDailyStatsRecord[]): Promise<void>;
   /** Rows of the given environments from `sinceDay` (inclusive), by envId, flagKey, day. */
   listFlagDailyStats(envIds: string[], sinceDay: string): Promise<FlagDailyStatsRecord[]>;
-  /** Latest check/track per flag over all time, per environment (rows with checkCount/trackCount summed). */
+  /**
+   * Per (environment, flag) over all time: counts summed, latest check/track, `day` the latest day with activity;
+   * by envId, flagKey.
+   */
   listFlagTotals(envIds: string[]): Promise<FlagDailyStatsRecord[]>;
 }
 

@@ -1,4 +1,5 @@
 import { mutate, type MutationTx } from '../../domain/mutation.js';
+import { invalidateRemoteContext } from '../../runtime/context/remote-context.js';
 import { notFound } from '../../http/http-error.js';
 import { defineRoute, type RouteDefinition } from '../../http/route.js';
 import { DeleteCompanyQuerySchema, DeleteEntityResponseSchema } from '../../schemas/entity-flag.js';
@@ -59,6 +60,10 @@ export function deleteEntityRoute(kind: EntityKind): RouteDefinition {
         for (const userId of userIds) if (await deleteOne(tx, app, env, 'user', userId, at)) deletedUserIds.push(userId);
         return { env, userIds: deletedUserIds };
       });
+      invalidateRemoteContext(services, [
+        { envId: result.env.id, type: kind.type, id: entityId },
+        ...result.userIds.map((id) => ({ envId: result.env.id, type: 'user' as const, id })),
+      ]);
       const flagStateVersion = versions[result.env.id] ?? (await services.storage.environments.get(result.env.id))!.flagStateVersion;
       return {
         id: entityId,

@@ -1,6 +1,7 @@
 import { mutate } from '../../domain/mutation.js';
 import { defineRoute, type RouteDefinition } from '../../http/route.js';
 import { applyEntityUpserts } from '../../ingestion/apply-entity-upserts.js';
+import { invalidateRemoteContext } from '../../runtime/context/remote-context.js';
 import { EntitySchema, UpsertEntityBodySchema, type Entity } from '../../schemas/entity-flag.js';
 import type { EntityRecord } from '../../storage/records.js';
 import { actorOf, loadApp, loadEnvironment } from '../access.js';
@@ -51,6 +52,8 @@ export function upsertEntityRoute(kind: EntityKind): RouteDefinition {
         tx.recordAudit({ appId: app.id, envId: env.id, action: `${kind.type}.upserted`, targetType: kind.type, targetId: entityId, changeDescription: null, before: before ?? null, after: row! });
         return row!;
       });
+      // Remote context must see the new attributes on the very next evaluation, not after the cache's TTL.
+      invalidateRemoteContext(services, [{ envId: result.envId, type: kind.type, id: entityId }]);
       return toEntity(result);
     },
   });

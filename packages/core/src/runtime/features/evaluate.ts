@@ -12,6 +12,8 @@ export interface EvaluateOptions {
   enabledOnly: boolean;
   /** Secret flags are served to the secret key only: a publishable key lives in browsers. */
   includeSecret: boolean;
+  /** Whether this caller may opt in (`POST /flags/opt-in`), per the `optIn` option and its key kind. */
+  optInEnabled: boolean;
 }
 
 const idText = (id: unknown): string | undefined =>
@@ -38,7 +40,7 @@ export function evaluateFeatures(
     if (options.enabledOnly && !evaluation.isEnabled) continue;
     const flag = state.flags.get(evaluation.key);
     if (!flag || (flag.secret && !options.includeSecret)) continue;
-    const entry = toEvaluatedFeature(state, flag, evaluation, optIns, userId, companyId);
+    const entry = toEvaluatedFeature(state, flag, evaluation, optIns, userId, companyId, options.optInEnabled);
     // A flag called "__proto__" must be an entry, not the object's prototype.
     Object.defineProperty(out, evaluation.key, { value: entry, enumerable: true, writable: true, configurable: true });
   }
@@ -52,6 +54,7 @@ function toEvaluatedFeature(
   optIns: OptInIndex,
   userId: string | undefined,
   companyId: string | undefined,
+  optInEnabled: boolean,
 ): EvaluatedFeature {
   const userOptedIn = userId !== undefined && (optIns.users.get(flag.id)?.has(userId) ?? false);
   const companyOptedIn = companyId !== undefined && (optIns.companies.get(flag.id)?.has(companyId) ?? false);
@@ -60,8 +63,7 @@ function toEvaluatedFeature(
     key: evaluation.key,
     targetingVersion: evaluation.targetingVersion,
     isEnabled: evaluation.isEnabled,
-    // Flagmount has no per-flag "end users may opt in" switch; opt-in state is still reported for every flag.
-    optInEnabled: false,
+    optInEnabled,
     optIn: {
       userOptedIn,
       companyOptedIn,

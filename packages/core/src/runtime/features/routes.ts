@@ -8,6 +8,7 @@ import type { Static } from '@sinclair/typebox';
 import { contextFromQuery } from '../context/query-context.js';
 import { withRemoteContext } from '../context/remote-context.js';
 import { checkWaitForVersion, sdkEnvironment, waitForVersion } from '../environment.js';
+import { optInAllowed } from '../opt-in/opt-in-policy.js';
 import { evaluateFeatures } from './evaluate.js';
 import { optInIndex } from './opt-in-index.js';
 
@@ -49,6 +50,7 @@ async function evaluated(ctx: EvaluatedContext, enabledOnly: boolean) {
     key: query.key,
     enabledOnly,
     includeSecret: keyKind === 'secret',
+    optInEnabled: optInAllowed(services.options.optIn, keyKind),
   });
   return { success: true, flagStateVersion: state.version, features, remoteContextUsed: used };
 }

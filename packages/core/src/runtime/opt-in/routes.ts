@@ -3,6 +3,7 @@ import { mutate } from '../../domain/mutation.js';
 import { HttpError, invalidRequest } from '../../http/http-error.js';
 import { defineRoute, type RouteDefinition } from '../../http/route.js';
 import { ContextSchema } from '../../schemas/context.js';
+import { optInAllowed } from './opt-in-policy.js';
 import { currentState, idString, sdkEnvironment } from '../environment.js';
 
 /** `POST /flags/opt-in` of the browser SDK's `setOptIn(flagKey, { optedIn, scope })` (outside the spec). */
@@ -39,6 +40,15 @@ const optIn = defineRoute({
   response: OptInResponseSchema,
   async handle({ services, principal, body }) {
     const { environment, keyKind } = sdkEnvironment(principal);
+    if (!optInAllowed(services.options.optIn, keyKind)) {
+      throw new HttpError(
+        403,
+        'unauthorized',
+        services.options.optIn === 'off'
+          ? 'Opt-in is disabled on this server'
+          : 'Opt-in needs the secret key (set the optIn option to "publishable" to allow browsers)',
+      );
+    }
     const scope = body.scope ?? 'user';
     const rawId = body.context[scope]?.id;
     if (rawId === undefined || rawId === '') {
