@@ -38,6 +38,8 @@ export default defineConfig({
         test: {
           name: 'postgres',
           include: ['test/postgres/**/*.test.ts'],
+          // Asks the server once per run: one skip line without it (outside CI), a failure with CI=true.
+          globalSetup: ['./test/postgres/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           fileParallelism: false,

@@ -14,6 +14,7 @@ import type { Constraint } from 'unleash-client/lib/strategy/strategy';
 import { compileSnapshot, rolloutHash, type FlagDefinition } from '@flagmount/engine';
 import { interleave, type Measurement, type Subject } from './lib/measure.js';
 import type { BenchResult, Cell } from './lib/result.js';
+import { formatNumber } from './lib/table.js';
 
 /**
  * Issue 5: in-process evaluation cost of one flag, the same flag in every engine: rule 1 `company.plan IS
@@ -222,11 +223,12 @@ function flagd(keys: string[]): FlagdCore {
 // ---------------------------------------------------------------- report helpers
 
 const ENGINE = '@flagmount/engine';
+const HASH_ONLY = `${ENGINE}: rolloutHash alone (reference)`;
 
 function ratioTable(measurements: Measurement[], unit: string, scale: number, operations: number, share: boolean) {
   const peers = measurements.filter((m) => !m.name.startsWith(ENGINE));
   const range = (m: Measurement) =>
-    `${(Math.min(...m.samples) / scale).toPrecision(3)}–${(Math.max(...m.samples) / scale).toPrecision(3)}`;
+    `${formatNumber(Math.min(...m.samples) / scale)}–${formatNumber(Math.max(...m.samples) / scale)}`;
   const fastestPeer = Math.min(...peers.map((m) => m.median));
   const rows: Cell[][] = [...measurements]
     .sort((a, b) => a.median - b.median)
@@ -235,14 +237,12 @@ function ratioTable(measurements: Measurement[], unit: string, scale: number, op
       m.median / scale,
       range(m),
       m.wallMedian / scale,
-      `${(m.median / fastestPeer).toFixed(2)}×`,
+      m.name === HASH_ONLY ? null : `${(m.median / fastestPeer).toFixed(2)}×`,
       ...(share ? [`${((100 * m.checksum) / operations).toFixed(1)}%`] : []),
     ]);
   const columns = ['engine', `${unit} (CPU, median)`, 'range over rounds', `${unit} (wall)`, '× fastest peer'];
   return { columns: share ? [...columns, 'enabled'] : columns, rows };
 }
-
-const HASH_ONLY = `${ENGINE}: rolloutHash alone (reference)`;
 
 /** The floor under Flagmount's number: Reflag's rollout hash of each bench input, nothing else. */
 function hashOnly(): Subject {

@@ -28,7 +28,8 @@ const TARGET_OF_RAW = 0.5;
 const PG_SCHEMAS = { flagmount: 'flagmount_bench_ingest', raw: 'flagmount_bench_raw' };
 
 export default async function run(): Promise<BenchResult> {
-  const seconds = config.duration();
+  // Insert rates settle within seconds: shorter runs than the HTTP benchmark keep `npm run bench` short.
+  const seconds = config.envNumber('BENCH_INGEST_DURATION', Math.min(config.duration(), 6));
   const runs = config.runs();
   const connections = config.connections();
   const pgClients = Math.round(config.envNumber('BENCH_RAW_PG_CLIENTS', 4));

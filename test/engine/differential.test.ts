@@ -42,7 +42,10 @@ function library(filters: Filter[], context: Record<string, unknown>) {
     flagKey: FLAG_KEY,
     rules: filters.map((filter) => ({ filter: withRolloutKeys(filter), value: true })),
   });
-  return { ruleEvaluationResults: result.ruleEvaluationResults, missingContextFields: result.missingContextFields ?? [] };
+  return {
+    ruleEvaluationResults: result.ruleEvaluationResults,
+    missingContextFields: result.missingContextFields ?? [],
+  };
 }
 
 interface Expected {
@@ -84,7 +87,11 @@ function oracle(filters: Filter[], { context, arrays }: GeneratedContext): Expec
 
   const leaf = (filter: Filter): boolean => {
     const field =
-      filter.type === 'context' ? filter.field : filter.type === 'rolloutPercentage' ? filter.partialRolloutAttribute : '';
+      filter.type === 'context'
+        ? filter.field
+        : filter.type === 'rolloutPercentage'
+          ? filter.partialRolloutAttribute
+          : '';
     const array = arrays.get(field);
     if (array === undefined) {
       const single = library([filter], context);
@@ -131,7 +138,9 @@ interface Reported {
 /** Assert one evaluation against the library (no arrays) or the oracle (arrays); returns what was expected. */
 function expectAgreement(filters: Filter[], generated: GeneratedContext, got: Reported): Expected {
   const expected: Expected =
-    generated.arrays.size === 0 ? { ...library(filters, generated.context), arrayErrors: [] } : oracle(filters, generated);
+    generated.arrays.size === 0
+      ? { ...library(filters, generated.context), arrayErrors: [] }
+      : oracle(filters, generated);
   expect(got.ruleEvaluationResults).toEqual(expected.ruleEvaluationResults);
   expect(got.missingContextFields).toEqual(expected.missingContextFields);
   const errors = (code: EvaluationError['code']) => got.evaluationErrors.filter((e) => e.code === code);
@@ -146,7 +155,8 @@ const anyContext = fc.oneof(contextArbitrary(false), contextArbitrary(true));
 
 function definition(rules: Filter[], variants: Filter[] = []): FlagDefinition {
   const config = { version: 2, variants: variants.map((filter, i) => ({ key: `v${i}`, payload: { i }, filter })) };
-  return { key: FLAG_KEY, targetingVersion: 3, rules: rules.map((filter) => ({ filter })), ...(variants.length ? { config } : {}) };
+  const flag: FlagDefinition = { key: FLAG_KEY, targetingVersion: 3, rules: rules.map((filter) => ({ filter })) };
+  return variants.length > 0 ? { ...flag, config } : flag;
 }
 
 describe('engine vs @reflag/flag-evaluation', () => {

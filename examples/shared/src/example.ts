@@ -17,12 +17,19 @@ export interface ExampleConfig {
   /** SQLite file, unless `pgUrl` is set. */
   dbFile: string;
   pgUrl: string | undefined;
+  /** Postgres schema (`FLAGMOUNT_PG_SCHEMA`); the store's default, `public`, when unset. */
+  pgSchema: string | undefined;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ExampleConfig {
   const port = Number(env['PORT'] ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env['PORT']}`);
-  return { port, dbFile: env['FLAGMOUNT_DB'] || './flags.db', pgUrl: env['FLAGMOUNT_PG_URL'] || undefined };
+  return {
+    port,
+    dbFile: env['FLAGMOUNT_DB'] || './flags.db',
+    pgUrl: env['FLAGMOUNT_PG_URL'] || undefined,
+    pgSchema: env['FLAGMOUNT_PG_SCHEMA'] || undefined,
+  };
 }
 
 type Fields = Record<string, unknown>;
@@ -43,7 +50,7 @@ function line(message: string, fields: Fields | undefined): string {
 
 export function createStorage(config: ExampleConfig): Storage {
   return config.pgUrl
-    ? postgresStorage({ connectionString: config.pgUrl, logger: log })
+    ? postgresStorage({ connectionString: config.pgUrl, ...(config.pgSchema ? { schema: config.pgSchema } : {}), logger: log })
     : sqliteStorage({ filename: config.dbFile, logger: log });
 }
 
@@ -82,7 +89,7 @@ export function printStartup(instance: Flagmount, framework: string, config: Exa
   const origin = `http://localhost:${port}`;
   const api = origin + PREFIX;
   log.info(`Flagmount example on ${framework}: ${origin}/`);
-  log.info(`  storage     ${config.pgUrl ? 'postgres (FLAGMOUNT_PG_URL)' : `sqlite ${config.dbFile}`}`);
+  log.info(`  storage     ${config.pgUrl ? `postgres (FLAGMOUNT_PG_URL), schema ${config.pgSchema ?? 'public'}` : `sqlite ${config.dbFile}`}`);
   log.info(`  host routes ${origin}/  ${origin}/api/checkout?userId=alice`);
   log.info(`  Flagmount   ${api}  (dashboard ${api}/ui)`);
   const boot = instance.bootstrap;

@@ -124,7 +124,9 @@ export function compileSnapshot(snapshot: EnvironmentSnapshot): CompiledSnapshot
   for (const definition of snapshot.flags ?? []) flags.set(definition.key, compileFlag(definition));
   const list = [...flags.values()];
   const keys = Object.freeze(list.map((flag) => flag.key));
-  const buildAll = recordBuilder<FlagEvaluation, Scope>(keys);
+  // Generated on first use: compiling the generated function costs tens of microseconds, which a snapshot only
+  // ever asked for single flags need not pay.
+  let buildAll: ReturnType<typeof recordBuilder<FlagEvaluation, Scope>> | undefined;
 
   return {
     flagStateVersion: snapshot.flagStateVersion,
@@ -135,6 +137,7 @@ export function compileSnapshot(snapshot: EnvironmentSnapshot): CompiledSnapshot
       return flag ? flag.evaluate(newScope(contextObject(context))) : undefined;
     },
     evaluateAll(context) {
+      buildAll ??= recordBuilder<FlagEvaluation, Scope>(keys);
       return buildAll(list, newScope(contextObject(context)));
     },
   };

@@ -66,7 +66,8 @@ describe('array attributes (runtime spec rules)', () => {
     '%s on an array: no match, UNSUPPORTED_ARRAY_OPERATOR, nothing missing',
     (operator) => {
       const values = operator.startsWith('IS_') ? [] : ['1'];
-      const result = evaluateRules([ctx('user.roles', operator, values), { type: 'constant', value: true }], roles(['1', '2']));
+      const rules: Filter[] = [ctx('user.roles', operator, values), { type: 'constant', value: true }];
+      const result = evaluateRules(rules, roles(['1', '2']));
       expect(result.ruleEvaluationResults).toEqual([false, true]);
       expect(result.isEnabled).toBe(true);
       expect(result.missingContextFields).toEqual([]);
@@ -83,7 +84,11 @@ describe('array attributes (runtime spec rules)', () => {
 
   it('the affected rule does not match, even under a negation', () => {
     const negated: Filter = { type: 'negation', filter: ctx('user.roles', 'GT', ['1']) };
-    const either: Filter = { type: 'group', operator: 'or', filters: [ctx('user.roles', 'GT', ['1']), { type: 'constant', value: true }] };
+    const either: Filter = {
+      type: 'group',
+      operator: 'or',
+      filters: [ctx('user.roles', 'GT', ['1']), { type: 'constant', value: true }],
+    };
     const result = evaluateRules([negated, either], roles(['5']));
     expect(result.ruleEvaluationResults).toEqual([false, false]);
     expect(result.evaluationErrors).toHaveLength(1); // same field and operator: reported once

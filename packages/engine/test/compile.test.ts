@@ -130,7 +130,8 @@ describe('compileSnapshot', () => {
   });
 
   it('hands out payloads that callers cannot change for the next evaluation', () => {
-    const payload = compiled.evaluate('checkout', { company: { plan: 'enterprise' } })!.config!.payload as { limits: number[] };
+    const evaluation = compiled.evaluate('checkout', { company: { plan: 'enterprise' } })!;
+    const payload = evaluation.config!.payload as { limits: number[] };
     expect(Object.isFrozen(payload)).toBe(true);
     expect(Object.isFrozen(payload.limits)).toBe(true);
   });
@@ -146,7 +147,11 @@ describe('compileSnapshot', () => {
           config: {
             version: 1,
             variants: [
-              { key: 'in', payload: 1, filter: { type: 'rolloutPercentage', partialRolloutAttribute: 'company.id', partialRolloutThreshold: 38690 } },
+              {
+                key: 'in',
+                payload: 1,
+                filter: { type: 'rolloutPercentage', partialRolloutAttribute: 'company.id', partialRolloutThreshold: 38690 },
+              },
             ],
           },
         },
@@ -159,7 +164,10 @@ describe('compileSnapshot', () => {
 
 describe('config selection, as @reflag/node-sdk does it', () => {
   const sdkEvaluator = newEvaluator(
-    configured.config!.variants.map((variant) => ({ filter: variant.filter as never, value: { key: variant.key, payload: variant.payload } })),
+    configured.config!.variants.map((variant) => ({
+      filter: variant.filter as never,
+      value: { key: variant.key, payload: variant.payload },
+    })),
   );
   const compiled = compileSnapshot(snapshot);
 
@@ -181,7 +189,14 @@ describe('config selection, as @reflag/node-sdk does it', () => {
   it('reports no selection as null key and payload', () => {
     const none = compileSnapshot({
       flagStateVersion: 1,
-      flags: [{ key: 'f', targetingVersion: 1, rules: [], config: { version: 2, variants: [{ key: 'v', payload: 1, filter: plan('x') }] } }],
+      flags: [
+        {
+          key: 'f',
+          targetingVersion: 1,
+          rules: [],
+          config: { version: 2, variants: [{ key: 'v', payload: 1, filter: plan('x') }] },
+        },
+      ],
     });
     expect(none.evaluate('f', { company: { plan: 'y' } })!.config).toEqual({
       key: null,
@@ -207,7 +222,11 @@ describe('evaluateAll with many flags', () => {
     const keys = ['__proto__', ...Array.from({ length: 1200 }, (_, i) => `flag-${i}`)];
     const compiled = compileSnapshot({
       flagStateVersion: 1,
-      flags: keys.map((key, i) => ({ key, targetingVersion: i, rules: [{ filter: { type: 'constant', value: i % 2 === 0 } }] })),
+      flags: keys.map((key, i) => ({
+        key,
+        targetingVersion: i,
+        rules: [{ filter: { type: 'constant', value: i % 2 === 0 } }],
+      })),
     });
     const all = compiled.evaluateAll({});
     expect(Object.keys(all)).toEqual(keys);

@@ -56,11 +56,13 @@ describe('DATE_AFTER / DATE_BEFORE (absolute, inclusive)', () => {
   });
 
   it('parses leniently, as new Date() does', () => {
-    expect(matches(ctx('company.createdAt', 'DATE_AFTER', ['Jan 1 2024']), { company: { createdAt: '2024-06-01' } })).toBe(true);
+    const filter = ctx('company.createdAt', 'DATE_AFTER', ['Jan 1 2024']);
+    expect(matches(filter, { company: { createdAt: '2024-06-01' } })).toBe(true);
   });
 
   it('is false when either date is invalid', () => {
-    expect(matches(ctx('company.createdAt', 'DATE_AFTER', ['2024-01-01']), { company: { createdAt: 'soon' } })).toBe(false);
-    expect(matches(ctx('company.createdAt', 'DATE_BEFORE', ['whenever']), { company: { createdAt: '2024-01-01' } })).toBe(false);
+    const company = (createdAt: string) => ({ company: { createdAt } });
+    expect(matches(ctx('company.createdAt', 'DATE_AFTER', ['2024-01-01']), company('soon'))).toBe(false);
+    expect(matches(ctx('company.createdAt', 'DATE_BEFORE', ['whenever']), company('2024-01-01'))).toBe(false);
   });
 });

@@ -41,12 +41,14 @@ describe('constant, group, negation', () => {
     expect(andResult.missingContextFields).toEqual([]);
     const orResult = evaluateRules([or(TRUE, ctx('user.a', 'IS', ['x']))], {});
     expect(orResult.missingContextFields).toEqual([]);
-    const evaluated = evaluateRules([or(ctx('user.a', 'IS', ['x']), ctx('user.b', 'IS', ['x']), TRUE, ctx('user.c', 'IS', ['x']))], {});
+    const is = (field: string) => ctx(field, 'IS', ['x']);
+    const evaluated = evaluateRules([or(is('user.a'), is('user.b'), TRUE, is('user.c'))], {});
     expect(evaluated.missingContextFields).toEqual(['user.a', 'user.b']);
   });
 
   it('every rule is evaluated, in order, and missing fields keep first-seen order', () => {
-    const result = evaluateRules([ctx('user.b', 'IS', ['x']), TRUE, ctx('user.a', 'IS', ['x']), ctx('user.b', 'LT', ['1'])], {});
+    const rules = [ctx('user.b', 'IS', ['x']), TRUE, ctx('user.a', 'IS', ['x']), ctx('user.b', 'LT', ['1'])];
+    const result = evaluateRules(rules, {});
     expect(result.ruleEvaluationResults).toEqual([false, true, false, false]);
     expect(result.missingContextFields).toEqual(['user.b', 'user.a']);
   });

@@ -96,8 +96,13 @@ describe('rolloutPercentage filter', () => {
 describe('rollout evaluation reused across contexts', () => {
   it('gives each context its own answer, whether its id repeats or not', () => {
     const filter = rollout(50_000, 'user.id');
-    const snapshot = compileSnapshot({ flagStateVersion: 1, flags: [{ key: 'my-flag', targetingVersion: 1, rules: [{ filter }] }] });
-    const ids = ['a', 'a', 'b', 'a', 'c', 'c', 'b', 'user-42', 'user-42', 'a'];
+    const snapshot = compileSnapshot({
+      flagStateVersion: 1,
+      flags: [{ key: 'my-flag', targetingVersion: 1, rules: [{ filter }] }],
+    });
+    // Same-length ids, repeated and interleaved, on both sides of the threshold.
+    const ids = Array.from({ length: 60 }, (_, i) => `u${(i * 7) % 20}`).concat(['a', 'a', 'b', 'user-42', 'user-42']);
+    expect(new Set(ids.map((id) => hashInt(`my-flag.${id}`) < 50_000)).size).toBe(2);
     for (let round = 0; round < 3; round++) {
       for (const id of ids) {
         const expected = hashInt(`my-flag.${id}`) < 50_000;

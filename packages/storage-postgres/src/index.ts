@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { userInfo } from 'node:os';
 import type { Storage } from '@flagmount/core';
 import { describeError, kyselyStorage, toLogger, type Database, type StorageLogger } from '@flagmount/storage-kysely';
 import { CompiledQuery, Kysely } from 'kysely';
@@ -35,10 +36,11 @@ export interface PostgresStorageOptions {
  */
 export function postgresStorage(options: PostgresStorageOptions): Storage {
   const schema = validateSchema(options.schema ?? 'public');
+  const connectionString = withDefaultUser(options.connectionString);
   const logger = toLogger(options.logger);
   const pollIntervalMs = Math.max(10, options.pollIntervalMs ?? 5000);
   const pool = new pg.Pool({
-    connectionString: options.connectionString,
+    connectionString,
     max: options.pool?.max ?? 10,
     connectionTimeoutMillis: options.pool?.connectionTimeoutMillis ?? 10_000,
     application_name: 'flagmount',
@@ -64,7 +66,7 @@ export function postgresStorage(options: PostgresStorageOptions): Storage {
     origin: randomUUID(),
     maxAttempts: 5,
     feed: {
-      connectionString: options.connectionString,
+      connectionString,
       applicationName: `flagmount-listener:${schema}`.slice(0, 63),
       pollIntervalMs,
       disconnectedPollIntervalMs: 1000,
@@ -73,4 +75,21 @@ export function postgresStorage(options: PostgresStorageOptions): Storage {
     },
   });
   return kyselyStorage(db, dialect, { logger });
+}
+
+/**
+ * Like libpq (psql), a URL without a user name connects as the operating-system user. node-postgres takes PGUSER or
+ * USER instead and fails without them ("no PostgreSQL user name specified"), as in many containers; only then is the
+ * OS user written into the URL. Anything that is not a URL is left to node-postgres.
+ */
+function withDefaultUser(connectionString: string): string {
+  if (process.env['PGUSER'] || process.env[process.platform === 'win32' ? 'USERNAME' : 'USER']) return connectionString;
+  try {
+    const url = new URL(connectionString);
+    if (url.username || !/^postgres(ql)?:$/.test(url.protocol)) return connectionString;
+    url.username = userInfo().username;
+    return url.toString();
+  } catch {
+    return connectionString;
+  }
 }

@@ -73,7 +73,12 @@ export class PgChangeFeed implements ChangeFeed {
     const client = this.#client;
     this.#client = undefined;
     this.#connected = false;
-    if (client) await client.end().catch(() => {});
+    if (client) {
+      // The socket is unref'd: left so, nothing would keep the loop alive until the server acknowledges the end,
+      // and a host awaiting close() with no other work pending would exit right here instead of resuming.
+      refSocket(client);
+      await client.end().catch(() => {});
+    }
   }
 
   async #connect(): Promise<void> {
@@ -149,6 +154,13 @@ export class PgChangeFeed implements ChangeFeed {
 
 /** pg exposes no public unref; its socket lives at `connection.stream`. Best effort, by design. */
 function unrefSocket(client: pg.Client): void {
-  const stream = (client as unknown as { connection?: { stream?: { unref?: () => void } } }).connection?.stream;
-  stream?.unref?.();
+  socketOf(client)?.unref?.();
+}
+
+function refSocket(client: pg.Client): void {
+  socketOf(client)?.ref?.();
+}
+
+function socketOf(client: pg.Client): { unref?: () => void; ref?: () => void } | undefined {
+  return (client as unknown as { connection?: { stream?: { unref?: () => void; ref?: () => void } } }).connection?.stream;
 }

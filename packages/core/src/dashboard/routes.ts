@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { notFound } from '../http/http-error.js';
 import { defineRoute, raw, type RouteDefinition } from '../http/route.js';
 import type { CoreRequest, CoreResponse } from '../http/types.js';
 import { documented } from '../openapi/annotations.js';
@@ -58,9 +59,8 @@ const file = defineRoute({
   produces: 'text/plain',
   async handle({ request, params }) {
     const asset = dashboardAssets().files.get(params.file);
-    if (!asset) {
-      return raw({ status: 404, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }, body: 'Not found' });
-    }
+    // The spec's error body, like every other 4xx of the mount.
+    if (!asset) throw notFound(`Asset ${params.file}`);
     return raw(send(request, asset, 'public, max-age=31536000, immutable'));
   },
 });

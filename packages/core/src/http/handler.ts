@@ -73,6 +73,27 @@ export function createHandler(services: Services, routes: readonly RouteDefiniti
   };
 }
 
+/**
+ * Deepest nesting a JSON request body may have. Nothing in the API needs more (a targeting filter a person writes
+ * is a few levels deep), and a deeper value, once stored, breaks recursive code far from the request that sent it:
+ * cloning, serialising, validating, `storage.dump()`.
+ */
+export const MAX_BODY_DEPTH = 64;
+
+/** Iterative, so that the check itself cannot overflow the stack. */
+function deeperThan(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length) {
+    const [node, depth] = stack.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth > max) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
 function readBody(request: CoreRequest, maxBytes: number): unknown {
   const body = request.body;
   if (body.kind === 'none') return undefined;
@@ -80,16 +101,24 @@ function readBody(request: CoreRequest, maxBytes: number): unknown {
   if (type && !type.includes('json')) {
     throw new HttpError(415, 'invalid_request', 'Content-Type must be application/json');
   }
-  if (body.kind === 'parsed') return body.value;
-  if (Buffer.byteLength(body.text) > maxBytes) {
-    throw new HttpError(413, 'payload_too_large', `Request body exceeds ${maxBytes} bytes`);
+  let value: unknown;
+  if (body.kind === 'parsed') value = body.value;
+  else {
+    if (Buffer.byteLength(body.text) > maxBytes) {
+      throw new HttpError(413, 'payload_too_large', `Request body exceeds ${maxBytes} bytes`);
+    }
+    if (!body.text.trim()) return undefined;
+    try {
+      value = JSON.parse(body.text);
+    } catch {
+      throw invalidRequest('Request body is not valid JSON', { '': ['Request body is not valid JSON'] });
+    }
   }
-  if (!body.text.trim()) return undefined;
-  try {
-    return JSON.parse(body.text);
-  } catch {
-    throw invalidRequest('Request body is not valid JSON', { '': ['Request body is not valid JSON'] });
+  if (deeperThan(value, MAX_BODY_DEPTH)) {
+    const message = `Request body is nested deeper than ${MAX_BODY_DEPTH} levels`;
+    throw invalidRequest(message, { '': [message] });
   }
+  return value;
 }
 
 function toHttpError(error: unknown, services: Services, request: CoreRequest): HttpError {

@@ -33,8 +33,16 @@ export const unauthenticated = (message = 'A valid management API key is require
 export const unauthorized = (message: string) => new HttpError(403, 'unauthorized', message);
 export const notAvailable = (message: string) => new HttpError(503, 'not_available', message);
 
-/** Adds one message under a dotted field path. */
+/**
+ * Adds one message under a dotted field path. The path comes from the request (`__proto__`, `constructor`), so it
+ * is read and written as an own property only: `issues.__proto__` must not reach Object.prototype.
+ */
 export function addIssue(issues: Issues, path: string, message: string): Issues {
-  (issues[path] ??= []).push(message);
+  if (Object.hasOwn(issues, path)) issues[path]!.push(message);
+  else Object.defineProperty(issues, path, { value: [message], enumerable: true, writable: true, configurable: true });
   return issues;
 }
+
+/** Whether `issues` already holds `message` under `path` (own properties only, see `addIssue`). */
+export const hasIssue = (issues: Issues, path: string, message: string): boolean =>
+  Object.hasOwn(issues, path) && issues[path]!.includes(message);

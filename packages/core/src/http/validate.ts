@@ -1,7 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import '../schemas/formats.js';
-import { addIssue, invalidRequest, type Issues } from './http-error.js';
+import { addIssue, hasIssue, invalidRequest, type Issues } from './http-error.js';
 
 const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
 
@@ -32,7 +32,7 @@ export function validate<T>(schema: TSchema, value: unknown, what: string, prefi
   for (const error of check.Errors(value)) {
     // Unions report every branch; one message per path is what a person can act on.
     const path = dottedPath(error.path, prefix);
-    if (!issues[path]?.includes(error.message)) addIssue(issues, path, error.message);
+    if (!hasIssue(issues, path, error.message)) addIssue(issues, path, error.message);
     if (Object.keys(issues).length >= 50) break;
   }
   throw invalidRequest(`Invalid ${what}`, issues);
