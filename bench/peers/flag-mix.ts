@@ -80,3 +80,15 @@ export function describeMix(flags: MixFlag[]): string {
     `${counts.segment} segment (${SEGMENTS.length} segments), ${counts.rollout} rollout (user.id, 10–90 %)`
   );
 }
+
+const SEED_RANK = { rollout: 0, segment: 1, attribute: 2, constant: 3 } as const;
+
+/**
+ * The order in which seeders configure flags: rollout first, an always-on constant flag last. A system's cache
+ * that shows the last flag on has caught up with every earlier change, so the deterministic-flag check also
+ * proves the rollout flags (which it cannot check) are in place.
+ */
+export function seedOrder(flags: MixFlag[]): MixFlag[] {
+  const rank = (f: MixFlag) => SEED_RANK[f.kind] * 2 + (f.kind === 'constant' && f.on ? 1 : 0);
+  return [...flags].sort((a, b) => rank(a) - rank(b));
+}

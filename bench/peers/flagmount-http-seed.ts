@@ -1,4 +1,4 @@
-import type { MixFlag } from './flag-mix.js';
+import { seedOrder, type MixFlag } from './flag-mix.js';
 import { flagmountRules, segmentFilters } from './flagmount-rules.js';
 
 /**
@@ -30,7 +30,7 @@ export async function seedFlagmountHttp(target: FlagmountTarget, flags: MixFlag[
     const created = (await call(target, 'POST', `/apps/${target.appId}/segments`, segment)) as { segment: { id: string } };
     segmentIds.push(created.segment.id);
   }
-  for (const flag of flags) {
+  for (const flag of seedOrder(flags)) {
     await call(target, 'POST', `/apps/${target.appId}/flags`, { key: flag.key, name: flag.key });
     await call(target, 'PUT', `/apps/${target.appId}/flags/${encodeURIComponent(flag.key)}/targeting/${target.envId}`, {
       rules: flagmountRules(flag, segmentIds),

@@ -1,4 +1,4 @@
-import { FIELDS, SEGMENTS, type Condition, type MixFlag } from './flag-mix.js';
+import { FIELDS, SEGMENTS, seedOrder, type Condition, type MixFlag } from './flag-mix.js';
 
 /**
  * Configures Unleash through its admin API with the same flags: context fields, segments, then per flag a
@@ -36,7 +36,7 @@ export async function seedUnleash(target: UnleashTarget, flags: MixFlag[]): Prom
     segmentIds.push(created.id);
   }
   const project = '/api/admin/projects/default/features';
-  for (const flag of flags) {
+  for (const flag of seedOrder(flags)) {
     await call(target, 'POST', project, { name: flag.key, type: 'release' });
     if (flag.kind === 'constant' && !flag.on) continue; // disabled in the environment: never enabled
     const strategy = {

@@ -236,7 +236,7 @@ describe.skipIf(!available)('replicas on one Postgres schema', () => {
     // The writes queue on one advisory lock: on a busy 2-core machine 200 of them take a while.
   }, 180_000);
 
-  it("B's LISTEN connection killed with pg_terminate_backend: a change through A still reaches B, and LISTEN comes back", async () => {
+  it("B's LISTEN connection killed with pg_terminate_backend: changes through A still reach B, and LISTEN comes back", async () => {
     const viaA = management(a, key);
     await viaA.createFlag(appId, 'after-kill');
     const ownPorts = localPortsOf(b.pid);
@@ -251,10 +251,17 @@ describe.skipIf(!available)('replicas on one Postgres schema', () => {
     );
     expect(killed.every((r) => r.ok)).toBe(true);
 
-    // At once, before B has noticed: the change must still reach B (catch-up poll on reconnect, or the 1 s poll
-    // that runs while LISTEN is down).
+    // At once, before B has noticed: the changes must still reach B (the catch-up on reconnecting, or the 1 s
+    // poll that runs while LISTEN is down). Two of them change no version: a new environment, rotated keys.
     const started = Date.now();
     const { flagStateVersion: version } = await viaA.targetUser(appId, dev.id, 'carol', 'after-kill');
+    const staging = await viaA.call<{ id: string; sdkAccess: { publishableKey: string } }>('POST', `/apps/${appId}/environments`, {
+      name: 'Staging',
+    });
+    const oldProdKey = a.bootstrap.environments[1]!.publishableKey;
+    const rotated = await viaA.call<{ sdkAccess: { publishableKey: string } }>('POST', `/apps/${appId}/environments/${prod.id}/rotate-keys`, {
+      which: 'publishable',
+    });
     const seen = await eventually(
       'B to see the change made while its listener was down',
       async () => {
@@ -266,6 +273,12 @@ describe.skipIf(!available)('replicas on one Postgres schema', () => {
     );
     const recoveredMs = Date.now() - started;
     expect(seen.version).toBeGreaterThanOrEqual(version);
+    const statusOnB = async (publishableKey: string) =>
+      (await b.fetch('/flags/features/evaluated?context.user.id=carol', { headers: { authorization: `Bearer ${publishableKey}` } })).status;
+    await eventually('B to accept the new environment\'s key', async () => ((await statusOnB(staging.sdkAccess.publishableKey)) === 200 ? true : undefined), 5_000, 50);
+    await eventually('B to accept the rotated key', async () => ((await statusOnB(rotated.sdkAccess.publishableKey)) === 200 ? true : undefined), 5_000, 50);
+    expect(await statusOnB(oldProdKey)).toBe(403);
+    expect((await b.check('after-kill', 'carol', staging.id)).version).toBe(0);
 
     // B listens again on a new backend (and said so in its log)…
     const after = await eventually(

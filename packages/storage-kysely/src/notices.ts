@@ -74,7 +74,8 @@ export class ChangeHub {
         this.#known.set(envId, { version, viaPoll: false });
         continue;
       }
-      if (version > (known?.version ?? 0)) this.emit({ envId, version }, 'poll');
+      // An environment first seen after the baseline is new: announce it whatever its version (even 0).
+      if (!known || version > known.version) this.emit({ envId, version }, 'poll');
     }
   }
 }

@@ -10,14 +10,16 @@ function hub() {
 }
 
 describe('ChangeHub', () => {
-  it('records a baseline from the first poll without announcing it', () => {
+  it('records a baseline from the first poll without announcing it; environments seen later are announced', () => {
     const { h, seen } = hub();
     h.observe([{ envId: 'a', version: 5 }]);
     expect(seen).toEqual([]);
+    // A new environment starts at version 0: it must be announced too, or no replica ever loads it.
     h.observe([{ envId: 'a', version: 6 }, { envId: 'new', version: 2 }, { envId: 'zero', version: 0 }]);
     expect(seen).toEqual([
       { envId: 'a', version: 6 },
       { envId: 'new', version: 2 },
+      { envId: 'zero', version: 0 },
     ]);
   });
 

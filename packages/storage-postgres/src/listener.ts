@@ -109,15 +109,30 @@ export class PgChangeFeed implements ChangeFeed {
     }
     unrefSocket(client);
     const reconnected = this.#everConnected;
+    // Not listening for a while (a lost connection, or failed first attempts): notices may have gone unheard.
+    const missed = reconnected || this.#attempt > 0;
     this.#connected = true;
     this.#everConnected = true;
     this.#attempt = 0;
-    if (reconnected) {
-      this.context.logger.info('postgres change listener reconnected', { channel: this.options.channel });
-      // Notices sent while we were away are gone; the poll finds what they would have said.
+    if (reconnected) this.context.logger.info('postgres change listener reconnected', { channel: this.options.channel });
+    if (missed) void this.#catchUp();
+    this.#poller.reschedule();
+  }
+
+  /**
+   * Notices sent while nobody listened are gone. The poll would find versions that rose, but not the changes that
+   * publish an unchanged version (rotated keys, a renamed environment) or a first one (a new environment at
+   * version 0): every environment is announced once instead, which makes the snapshot cache reload each of them.
+   */
+  async #catchUp(): Promise<void> {
+    try {
+      const versions = await this.context.listVersions();
+      if (this.#closed) return;
+      for (const notice of versions) this.context.hub.emit(notice, 'explicit');
+    } catch (error) {
+      this.context.logger.warn('postgres change listener could not catch up; polling', { channel: this.options.channel, ...describeError(error) });
       void this.#poller.pollNow();
     }
-    this.#poller.reschedule();
   }
 
   #lost(client: pg.Client, error: unknown): void {

@@ -142,10 +142,33 @@ describe.skipIf(!available)('postgresStorage against a live server', () => {
     await waitFor(() => log.warn.mock.calls.some(([message]) => message === 'postgres change listener lost its connection'), 'the loss to be logged');
     await waitFor(async () => (await listenerPids(schema)).some((p) => p !== pid), 'a new listener backend');
     await waitFor(() => log.info.mock.calls.some(([message]) => message === 'postgres change listener reconnected'), 'the reconnection to be logged');
+    // Reconnected, it announces every environment once at its current version: notices that changed no version
+    // (new environments, rotated keys) were lost with the connection too.
+    await waitFor(() => seenB.length > 0, 'the catch-up announcement');
+    expect(seenB).toEqual([{ envId: 'env_a', version: 0 }]);
 
     const version = await bumpAndPublish(a);
     await waitFor(() => seenB.some((n) => n.version === version), 'a notice through the new connection');
-    expect(seenB).toEqual([{ envId: 'env_a', version }]);
+    expect(seenB).toEqual([{ envId: 'env_a', version: 0 }, { envId: 'env_a', version }]);
+  });
+
+  it('announces on reconnecting what changed no version while its listener was down', async () => {
+    const schema = schemaFor('catchup_unversioned');
+    const a = open(schema, { listen: false });
+    const b = open(schema);
+    await Promise.all([a.migrate(), b.migrate()]);
+    await a.environments.insert(env());
+    const seenB = record(b);
+    const [pid] = await listenerPids(schema);
+    await admin('select pg_terminate_backend($1)', [pid]);
+    // A new environment (version 0) and rotated keys (same version) while b hears nothing: no poll sees either.
+    await a.transaction(async (tx) => {
+      await tx.environments.insert(env({ id: 'env_b', name: '1', order: 1, publishableKey: 'pub_b123456789abcdefghijklmnopq', secretKey: 'sec_b123456789abcdefghijklmnopq' }));
+      tx.publishChange('env_b', 0);
+      await tx.environments.update('env_a', { publishableKey: 'pub_rotated89abcdefghijklmnopq' });
+      tx.publishChange('env_a', 0);
+    });
+    await waitFor(() => seenB.some((n) => n.envId === 'env_b') && seenB.some((n) => n.envId === 'env_a'), 'both environments announced');
   });
 
   it('catches up on changes committed while its listener was down', async () => {

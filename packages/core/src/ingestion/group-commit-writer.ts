@@ -82,7 +82,7 @@ export class GroupCommitWriter {
       this.timer = undefined;
       void this.flush();
     }, this.options.flushIntervalMs);
-    this.timer.unref();
+    // Not unref'd: someone is awaiting this commit, so the process must stay up until it happens (a few ms).
   }
 
   private async write(pending: Pending[]): Promise<void> {
