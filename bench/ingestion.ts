@@ -104,7 +104,7 @@ function report(
         Math.round(m.eventsPerSec),
         m.reqPerSec === undefined ? null : Math.round(m.reqPerSec),
         m.p99Ms === undefined ? null : Number(m.p99Ms.toFixed(2)),
-        `${((m.eventsPerSec / limitOf(s.store)) * 100).toFixed(0)} %`,
+        `${((m.eventsPerSec / limitOf(s.store)) * 100).toFixed(1)} %`,
         m.acked,
         m.committed,
         m.allCommitted ? 'yes' : 'NO',
@@ -121,7 +121,7 @@ function report(
     const bulk = ratios[`${store.toLowerCase()}_bulk_of_raw`]!;
     const bulkSubject = subjects.find((x) => x.store === store && x.kind === 'bulk')!;
     notes.push(
-      `Target (${store}, bulk): ≥ ${TARGET_OF_RAW * 100} % of the raw rate → ${(bulk * 100).toFixed(0)} % (${bulk >= TARGET_OF_RAW ? 'met' : 'NOT met'}); ` +
+      `Target (${store}, bulk): ≥ ${TARGET_OF_RAW * 100} % of the raw rate → ${(bulk * 100).toFixed(1)} % (${bulk >= TARGET_OF_RAW ? 'met' : 'NOT met'}); ` +
         `every acknowledged event committed: ${summary(bulkSubject.id).allCommitted ? 'yes' : 'NO'}.`,
     );
   }

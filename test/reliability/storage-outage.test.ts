@@ -163,6 +163,7 @@ async function evaluationProblems(h: Harness, waitForVersion?: number): Promise<
 
 interface OutageRun {
   problems: string[];
+  idleCalls?: number;
   evaluations: number;
   refusedWrites: number;
   resumedAfterMs: number | undefined;
@@ -184,6 +185,13 @@ async function outageScenario(h: Harness, backend: Backend, outageMs = 2500, res
   const version = (await h.storage.environments.get(dev.id))!.flagStateVersion;
 
   await backend.goAway();
+  // A reload attempt against the missing store (waitForVersion asks for one), then quiet: the cache must retry on
+  // its timer (about once a second), not at once in a loop that would eat the host's CPU and starve its event loop.
+  await h.request('GET', '/features/enabled', { key: dev.publishableKey, query: { waitForVersion: version + 1 } });
+  const callsBefore = backend.control.calls;
+  await sleep(1200);
+  const idleCalls = backend.control.calls - callsBefore;
+  if (idleCalls > 20) problems.push(`${idleCalls} store calls in 1.2 s of idle outage: something retries in a loop`);
   const until = Date.now() + outageMs;
   let evaluations = 0;
   let refusedWrites = 0;
@@ -434,6 +442,25 @@ describe('storage outage self-check: deliberately broken builds are caught', () 
       const run = await outageScenario(h, backend, 300, 3000);
       expect(run.problems.join('\n')).toMatch(/during the outage: .*(answered 403|is false|lost steady)/);
     } finally {
+      await h.close();
+    }
+  });
+
+  it('a cache that retries a failed reload at once (a loop eating the CPU) is caught', { timeout: 60_000 }, async () => {
+    const backend = sqliteBackend();
+    const h = await start(backend);
+    const snapshots = h.instance.services.snapshots as unknown as { failed: Set<string>; reload(envId: string): Promise<void>; scheduleRetry(): void };
+    snapshots.scheduleRetry = function (this: typeof snapshots) {
+      for (const envId of [...this.failed]) {
+        this.failed.delete(envId);
+        void this.reload(envId);
+      }
+    };
+    try {
+      const run = await outageScenario(h, backend, 300, 3000);
+      expect(run.problems.join('\n')).toMatch(/store calls in 1.2 s of idle outage/);
+    } finally {
+      backend.control.fail(undefined);
       await h.close();
     }
   });

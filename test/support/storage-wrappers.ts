@@ -18,6 +18,8 @@ export interface StorageControl {
   nonAtomic(on: boolean): void;
   /** How many transactions started. */
   readonly transactions: number;
+  /** How many repository calls were made (inside transactions or not), failed ones included. */
+  readonly calls: number;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -29,12 +31,17 @@ export function controllableStorage(inner: Storage): { storage: Storage; control
   let earlyMs: number | undefined;
   let nonAtomic = false;
   let transactions = 0;
+  let calls = 0;
+  // A database fails asynchronously (I/O), never within the same tick: so does this one. A caller that retried at
+  // once would then spin through the event loop, visible in `calls`, instead of freezing the test process.
+  const later = (error: Error) => new Promise<never>((_, reject) => setImmediate(() => reject(error)));
 
   const guard =
     <A extends unknown[], R>(fn: (...args: A) => Promise<R>, self: unknown, counter?: { n: number }) =>
     (...args: A): Promise<R> => {
-      if (failure) return Promise.reject(failure);
-      if (counter && failAfter && ++counter.n > failAfter.calls) return Promise.reject(failAfter.error);
+      calls++;
+      if (failure) return later(failure);
+      if (counter && failAfter && ++counter.n > failAfter.calls) return later(failAfter.error);
       return fn.apply(self, args);
     };
   // The target is an empty object: stores may freeze their repositories, and a proxy of a frozen object must
@@ -54,7 +61,7 @@ export function controllableStorage(inner: Storage): { storage: Storage; control
 
   async function transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
     transactions++;
-    if (failure) throw failure;
+    if (failure) return later(failure);
     if (delayMs) await sleep(delayMs);
     if (failure) throw failure;
     const counter = { n: 0 };
@@ -100,6 +107,9 @@ export function controllableStorage(inner: Storage): { storage: Storage; control
     nonAtomic: (on) => void (nonAtomic = on),
     get transactions() {
       return transactions;
+    },
+    get calls() {
+      return calls;
     },
   };
   return { storage, control };

@@ -67,6 +67,7 @@ export function describeStorageConformance(name: string, factory: StorageFactory
       describe(group.name, () => {
         for (const check of group.checks) {
           const missing = check.requires !== undefined && factory[check.requires] === undefined;
+          // Reason: this check needs a capability the factory does not offer (e.g. reopen for a :memory: store).
           if (missing) it.skip(`${check.name} (needs factory.${check.requires})`, () => undefined);
           else it(check.name, () => runCheck(check.run, factory));
         }

@@ -49,6 +49,13 @@ export function postgresStorage(options: PostgresStorageOptions): Storage {
   });
   // An idle connection's failure (server restart, terminated backend) is reported here; unhandled, it would crash.
   pool.on('error', (error) => logger.warn('postgres idle connection failed', describeError(error)));
+  // The pool listens for errors of idle connections only. A connection checked out (between the queries of a
+  // transaction, say) that dies — a terminated backend, a restarted server — emits 'error' with no listener, which
+  // is an uncaught exception that takes the host process down. Its pending and next queries fail anyway (503), and
+  // the pool discards it on release.
+  pool.on('connect', (client) => {
+    client.on('error', (error) => logger.warn('postgres connection failed', describeError(error)));
+  });
   const db = new Kysely<Database>({
     dialect: new SchemaPostgresDialect(
       {

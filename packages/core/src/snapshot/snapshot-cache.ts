@@ -18,7 +18,10 @@ export class SnapshotCache {
   private readonly states = new Map<string, EnvironmentState>();
   private readonly keyIndex = new Map<string, { envId: string; keyKind: 'publishable' | 'secret' }>();
   private readonly loading = new Map<string, Promise<void>>();
+  /** Reload requested while one was running: runs again right after it. */
   private readonly dirty = new Set<string>();
+  /** Reload failed (store unavailable): retried by the timer, never at once (that would spin while the store is away). */
+  private readonly failed = new Set<string>();
   private readonly waiters = new VersionWaiters();
   private readonly listeners = new Set<(state: EnvironmentState) => void>();
   private unsubscribe: (() => void) | undefined;
@@ -129,9 +132,11 @@ export class SnapshotCache {
         }
       }
     } catch (error) {
-      // Keep serving the last snapshot; try again shortly (the store may be briefly unavailable).
+      // Keep serving the last snapshot; try again shortly (the store may be briefly unavailable). Not through
+      // `dirty`: `reload` reruns a dirty environment at once, which against a store that fails at once is a loop of
+      // microtasks that starves the event loop — the host would stop answering anything.
       this.logger.warn('flagmount: could not load flag snapshot, serving the previous one', { envId, error });
-      this.dirty.add(envId);
+      this.failed.add(envId);
       this.scheduleRetry();
     }
   }
@@ -140,8 +145,8 @@ export class SnapshotCache {
     if (this.retryTimer || this.closed) return;
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;
-      for (const envId of [...this.dirty]) {
-        this.dirty.delete(envId);
+      for (const envId of [...this.failed]) {
+        this.failed.delete(envId);
         void this.reload(envId);
       }
     }, 1000);

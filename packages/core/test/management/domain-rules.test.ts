@@ -6,31 +6,21 @@ import { hasNoRecentChecks, isStale, toFlagHeader, type FlagViewContext } from '
 import { filterMatchesEveryone, ruleMatchesEveryone } from '../../src/management/targeting/everyone.js';
 import { isHtmlColor } from '../../src/schemas/stage.js';
 import type { FlagRecord, SegmentRecord } from '../../src/storage/records.js';
+import { flag as flagRecord } from '@flagmount/storage-conformance';
 
 const NOW = new Date('2025-06-30T12:00:00.000Z');
 const daysAgo = (n: number) => new Date(NOW.getTime() - n * 86_400_000).toISOString();
 
 function flag(overrides: Partial<FlagRecord> = {}): FlagRecord {
-  return {
+  return flagRecord({
     id: 'fl' + (overrides.key ?? 'x').padEnd(12, '0').slice(0, 12),
     appId: 'ap1',
     key: 'x',
     name: 'X',
-    description: null,
-    stageId: null,
-    ownerUserId: null,
-    parentFlagId: null,
-    archived: false,
-    permanent: false,
-    secret: false,
     createdAt: daysAgo(100),
     updatedAt: daysAgo(100),
-    rolledOutToEveryoneAt: null,
-    codeRefsCleanedUp: false,
-    codeRefsMarkedCleanUserName: null,
-    codeRefsMarkedCleanAt: null,
     ...overrides,
-  };
+  });
 }
 
 const ctx = (activity: Record<string, { lastCheckAt: string | null; lastTrackAt: string | null }> = {}): FlagViewContext => ({

@@ -5,6 +5,7 @@ import '../../../../packages/core/src/schemas/formats.js';
 import { sha256Hex } from '../../../../packages/core/src/security/secrets.js';
 import type { ManagementScope } from '@flagmount/core';
 import type { ApiResponse, Harness } from '../../support/harness.js';
+import { flag as flagRecord } from '@flagmount/storage-conformance';
 
 const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
 
@@ -73,25 +74,9 @@ export async function otherOrganization(h: Harness): Promise<{ orgId: string; ap
     secretKey: 'sec_fm_other_0123456789abcdefghijklm',
     createdAt: at,
   });
-  await h.storage.flags.insert({
-    id: 'flotherflag001',
-    appId,
-    key: 'other-flag',
-    name: 'Other flag',
-    description: null,
-    stageId: null,
-    ownerUserId: null,
-    parentFlagId: null,
-    archived: false,
-    permanent: false,
-    secret: false,
-    createdAt: at,
-    updatedAt: at,
-    rolledOutToEveryoneAt: null,
-    codeRefsCleanedUp: false,
-    codeRefsMarkedCleanUserName: null,
-    codeRefsMarkedCleanAt: null,
-  });
+  await h.storage.flags.insert(
+    flagRecord({ id: 'flotherflag001', appId, key: 'other-flag', name: 'Other flag', createdAt: at, updatedAt: at }),
+  );
   const key = await keyWithScopes(h, ['admin'], orgId);
   return { orgId, appId, envId, key };
 }

@@ -41,13 +41,7 @@ export interface CheckFact {
 }
 
 export function addCheck(into: StatsDeltas, fact: CheckFact): void {
-  const entities: Array<[EntityType, string | null]> = [
-    ['user', fact.userId],
-    ['company', fact.companyId],
-  ];
-  for (const [type, id] of entities) {
-    if (id === null) continue;
-    const row = entityRow(fact.envId, type, id, fact.flagKey);
+  addActivity(into, fact, 'check', (row) => {
     row.checkCount = 1;
     row.lastCheckAt = fact.at;
     if (fact.exposure) {
@@ -55,16 +49,6 @@ export function addCheck(into: StatsDeltas, fact: CheckFact): void {
       row.firstExposureAt = fact.at;
       row.lastExposureAt = fact.at;
     }
-    into.entityStats.push(row);
-  }
-  into.dailyStats.push({
-    envId: fact.envId,
-    flagKey: fact.flagKey,
-    day: day(fact.at),
-    checkCount: 1,
-    trackCount: 0,
-    lastCheckAt: fact.at,
-    lastTrackAt: null,
   });
 }
 
@@ -77,6 +61,20 @@ export interface TrackFact {
 }
 
 export function addTrack(into: StatsDeltas, fact: TrackFact): void {
+  addActivity(into, fact, 'track', (row) => {
+    row.trackCount = 1;
+    row.firstTrackAt = fact.at;
+    row.lastTrackAt = fact.at;
+  });
+}
+
+/** One check or track: a delta for its user and its company, and one for the flag's day. */
+function addActivity(
+  into: StatsDeltas,
+  fact: { envId: string; flagKey: string; userId: string | null; companyId: string | null; at: string },
+  kind: 'check' | 'track',
+  fill: (row: EntityFlagStatsRecord) => void,
+): void {
   const entities: Array<[EntityType, string | null]> = [
     ['user', fact.userId],
     ['company', fact.companyId],
@@ -84,18 +82,17 @@ export function addTrack(into: StatsDeltas, fact: TrackFact): void {
   for (const [type, id] of entities) {
     if (id === null) continue;
     const row = entityRow(fact.envId, type, id, fact.flagKey);
-    row.trackCount = 1;
-    row.firstTrackAt = fact.at;
-    row.lastTrackAt = fact.at;
+    fill(row);
     into.entityStats.push(row);
   }
+  const check = kind === 'check';
   into.dailyStats.push({
     envId: fact.envId,
     flagKey: fact.flagKey,
     day: day(fact.at),
-    checkCount: 0,
-    trackCount: 1,
-    lastCheckAt: null,
-    lastTrackAt: fact.at,
+    checkCount: check ? 1 : 0,
+    trackCount: check ? 0 : 1,
+    lastCheckAt: check ? fact.at : null,
+    lastTrackAt: check ? null : fact.at,
   });
 }
