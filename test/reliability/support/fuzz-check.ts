@@ -84,7 +84,9 @@ export function httpTarget(baseUrl: string, storage: Storage, name: string): Fuz
       let text: string | undefined;
       if (contentType?.startsWith('text/event-stream')) controller.abort();
       else text = await res.text();
-      return { status: res.status, contentType, text, headers: Object.fromEntries(res.headers) };
+      const responseHeaders: Record<string, string> = {};
+      res.headers.forEach((value, name) => (responseHeaders[name] = value));
+      return { status: res.status, contentType, text, headers: responseHeaders };
     },
     async dump() {
       return dumpText(storage);
