@@ -105,8 +105,11 @@ function seen(ledger: Ledger, envId: string, version: unknown) {
   if (typeof version === 'number') ledger.versions.set(envId, Math.max(ledger.versions.get(envId) ?? 0, version));
 }
 
-/** Concurrent mutations and ingestion against the child until `stop()`; records every 200 in the ledger. */
-function traffic(server: ChildServer, ledger: Ledger, tag: string, workers = 4) {
+/**
+ * Concurrent mutations and ingestion against the child until `stop()`; records every 200 in the ledger and calls
+ * `onIngestAck` after each acknowledged ingestion request.
+ */
+function traffic(server: ChildServer, ledger: Ledger, tag: string, onIngestAck: () => void, workers = 4) {
   let stopped = false;
   const admin = { authorization: `Bearer ${MANAGEMENT_KEY}`, 'content-type': 'application/json' };
   const sdk = { authorization: `Bearer ${SDK_KEYS.development.secretKey}`, 'content-type': 'application/json' };
@@ -144,12 +147,18 @@ function traffic(server: ChildServer, ledger: Ledger, tag: string, workers = 4) 
         case 1:
         case 4: {
           const res = await call('POST', '/event', sdk, { userId: `u-${w}`, event: id });
-          if (res?.status === 200) ledger.events.add(id);
+          if (res?.status === 200) {
+            ledger.events.add(id);
+            onIngestAck();
+          }
           break;
         }
         case 2: {
           const res = await call('POST', '/user', sdk, { userId: id, attributes: { i } });
-          if (res?.status === 200) ledger.users.add(id);
+          if (res?.status === 200) {
+            ledger.users.add(id);
+            onIngestAck();
+          }
           break;
         }
         case 3: {
@@ -172,6 +181,7 @@ function traffic(server: ChildServer, ledger: Ledger, tag: string, workers = 4) 
           if (res?.status === 200) {
             ledger.users.add(`b-${id}`);
             ledger.events.add(`b-${id}`);
+            onIngestAck();
           }
           break;
         }
@@ -219,20 +229,28 @@ interface CrashRun {
   cycles: number;
   acknowledged: number;
   unanswered: number;
-  killDelays: number[];
+  /** When each kill came: `NNNms` after the traffic started, or `ack#N` right as the N-th ingestion 200 arrived. */
+  kills: string[];
 }
+
+/**
+ * When to kill: a random time into the traffic, or the very moment the N-th acknowledged ingestion request comes
+ * back (the answer has just left the server: whatever it acknowledged must already be on disk).
+ */
+type KillAt = { afterMs: [number, number] } | { afterIngestAcks: [number, number] };
+const between = ([min, max]: [number, number]) => min + Math.floor(Math.random() * (max - min + 1));
 
 /** `cycles` times: start the child, send traffic, SIGKILL it at a random moment, inspect the database, check the restart. */
 async function crashCycles(
   target: Target,
   cycles: number,
   extraEnv: Record<string, string> = {},
-  killWindowMs: [number, number] = [300, 1500],
+  killAt: (cycle: number) => KillAt = (cycle) => (cycle % 2 ? { afterIngestAcks: [1, 40] } : { afterMs: [300, 1500] }),
 ): Promise<CrashRun> {
   const problems: string[] = [];
   const ledger = newLedger();
   const floor = new Map<string, number>();
-  const killDelays: number[] = [];
+  const kills: string[] = [];
   for (let cycle = 0; cycle < cycles; cycle++) {
     const server = await startChildServer(script, { ...target.env, ...extraEnv });
     // The restarted app serves at least every version stored before the kill.
@@ -247,19 +265,31 @@ async function crashCycles(
     const notServed = [...ledger.flags].filter((k) => !served.has(k));
     if (notServed.length) problems.push(`cycle ${cycle}: the restarted app does not serve ${notServed.length} acknowledged flags`);
 
-    const load = traffic(server, ledger, `c${cycle}`);
-    const delay = killWindowMs[0] + Math.floor(Math.random() * (killWindowMs[1] - killWindowMs[0]));
-    killDelays.push(delay);
-    await sleep(delay);
-    const exit = await server.kill('SIGKILL');
+    const when = killAt(cycle);
+    let exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }> | undefined;
+    let acks = 0;
+    const ackTarget = 'afterIngestAcks' in when ? between(when.afterIngestAcks) : Number.POSITIVE_INFINITY;
+    const killNow = (label: string) => {
+      if (exit) return;
+      kills.push(label);
+      exit = server.kill('SIGKILL'); // sent synchronously, before anything else runs here
+    };
+    const load = traffic(server, ledger, `c${cycle}`, () => {
+      if (++acks >= ackTarget) killNow(`ack#${acks}`);
+    });
+    const started = Date.now();
+    const deadline = 'afterMs' in when ? between(when.afterMs) : 15_000;
+    while (!exit && Date.now() - started < deadline) await sleep(5);
+    killNow(`${Date.now() - started}ms`);
+    const exited = await exit!;
     await load.stop();
-    if (exit.signal !== 'SIGKILL') problems.push(`cycle ${cycle}: the child ended with ${exit.code ?? exit.signal} before it was killed\n${server.stderr()}`);
+    if (exited.signal !== 'SIGKILL') problems.push(`cycle ${cycle}: the child ended with ${exited.code ?? exited.signal} before it was killed\n${server.stderr()}`);
 
     const { integrity, dump } = await target.inspect();
     problems.push(...integrity.map((p) => `cycle ${cycle}: integrity_check: ${p}`));
     problems.push(...ledgerProblems(dump, ledger, floor).map((p) => `cycle ${cycle}: ${p}`));
   }
-  return { problems, cycles, acknowledged: ledger.flags.size + ledger.events.size + ledger.users.size, unanswered: ledger.unanswered, killDelays };
+  return { problems, cycles, acknowledged: ledger.flags.size + ledger.events.size + ledger.users.size, unanswered: ledger.unanswered, kills };
 }
 
 const targets: Array<{ make: () => Target; cycles: number; skip: boolean }> = [
@@ -273,7 +303,7 @@ for (const { make, cycles, skip } of targets) {
     it(`${cycles} kill/restart cycles lose no acknowledged write and never move a version back`, { timeout: 60_000 + cycles * 20_000 }, async () => {
       const run = await crashCycles(target, cycles);
       process.stdout.write(
-        `[crash] ${target.name}: ${run.cycles} SIGKILL cycles (kills after ${run.killDelays.join(', ')} ms), ${run.acknowledged} acknowledged writes checked, ${run.unanswered} requests cut by the kill\n`,
+        `[crash] ${target.name}: ${run.cycles} SIGKILL cycles (kills at ${run.kills.join(', ')}), ${run.acknowledged} acknowledged writes checked, ${run.unanswered} requests cut by the kill\n`,
       );
       expect(run.problems).toEqual([]);
       expect(run.acknowledged).toBeGreaterThan(cycles * 5);
@@ -283,8 +313,7 @@ for (const { make, cycles, skip } of targets) {
 
 describe('crash safety self-check: a store that acknowledges before commit is caught', () => {
   it('with commits 400 ms behind the answers, a kill loses acknowledged writes and the check reports them', { timeout: 120_000 }, async () => {
-    // Every commit then holds the one SQLite connection for 400 ms, so answers are slow: kill later.
-    const run = await crashCycles(sqliteTarget('broken'), 2, { FM_BROKEN: 'ack-early', FM_BROKEN_MS: '400' }, [3000, 4500]);
+    const run = await crashCycles(sqliteTarget('broken'), 2, { FM_BROKEN: 'ack-early', FM_BROKEN_MS: '400' }, () => ({ afterIngestAcks: [1, 5] }));
     expect(run.problems.join('\n')).toMatch(/acknowledged .* missing|was acknowledged/);
   });
 });

@@ -15,11 +15,6 @@ interface CompiledVariant {
   payload: unknown;
 }
 
-interface CompiledFlag {
-  key: string;
-  evaluate(scope: Scope): FlagEvaluation;
-}
-
 const EMPTY_CONTEXT: EvaluationContext = Object.freeze({});
 
 /**
@@ -58,57 +53,72 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-function compileFlag(definition: FlagDefinition): CompiledFlag {
-  const key = definition.key;
-  const targetingVersion = definition.targetingVersion;
-  const rules = (Array.isArray(definition.rules) ? definition.rules : []).map((rule) =>
-    compileFilter(rule?.filter, key),
-  );
-  const variants = Array.isArray(definition.config?.variants) ? definition.config.variants : [];
-  const configVersion = definition.config?.version ?? 0;
-  const variantFilters = variants.map((variant) => compileFilter(variant?.filter, key));
-  const variantValues: CompiledVariant[] = variants.map((variant) => ({
-    key: variant.key,
-    payload: frozenCopy(variant.payload),
-  }));
+const NO_FILTERS: readonly CompiledFilter[] = Object.freeze([]);
+const NO_VARIANTS: readonly CompiledVariant[] = Object.freeze([]);
 
-  function evaluateConfig(scope: Scope): ConfigEvaluation {
+/**
+ * A compiled flag: plain data plus shared prototype methods, so a flag costs one small object and its rule list
+ * (the filters themselves are shared between identical rules, see targeting/intern.ts), not a set of closures.
+ */
+class CompiledFlag {
+  constructor(
+    readonly key: string,
+    private readonly targetingVersion: number,
+    private readonly rules: readonly CompiledFilter[],
+    private readonly configVersion: number,
+    private readonly variantFilters: readonly CompiledFilter[],
+    private readonly variantValues: readonly CompiledVariant[],
+  ) {}
+
+  evaluate(scope: Scope): FlagEvaluation {
     scope.missing = null;
     scope.errors = null;
+    const rules = this.rules;
+    const results = new Array<boolean>(rules.length);
+    const matched = runRules(rules, scope, results);
+    const evaluation: FlagEvaluation = {
+      key: this.key,
+      isEnabled: matched >= 0,
+      targetingVersion: this.targetingVersion,
+      ruleEvaluationResults: results,
+      evaluationErrors: scope.errors ?? [],
+      missingContextFields: scope.missing ?? [],
+      config: undefined,
+    };
+    if (this.variantFilters.length > 0) evaluation.config = this.evaluateConfig(scope);
+    return evaluation;
+  }
+
+  private evaluateConfig(scope: Scope): ConfigEvaluation {
+    scope.missing = null;
+    scope.errors = null;
+    const filters = this.variantFilters;
     // Sized up front: growing by push would allocate a larger backing store than the result needs.
-    const results = new Array<boolean>(variantFilters.length);
-    const selected = runRules(variantFilters, scope, results);
-    const variant = selected >= 0 ? variantValues[selected]! : undefined;
+    const results = new Array<boolean>(filters.length);
+    const selected = runRules(filters, scope, results);
+    const variant = selected >= 0 ? this.variantValues[selected]! : undefined;
     return {
       key: variant ? variant.key : null,
-      version: configVersion,
+      version: this.configVersion,
       payload: variant ? variant.payload : null,
       ruleEvaluationResults: results,
       evaluationErrors: scope.errors ?? [],
       missingContextFields: scope.missing ?? [],
     };
   }
+}
 
-  return {
-    key,
-    evaluate(scope) {
-      scope.missing = null;
-      scope.errors = null;
-      const results = new Array<boolean>(rules.length);
-      const matched = runRules(rules, scope, results);
-      const evaluation: FlagEvaluation = {
-        key,
-        isEnabled: matched >= 0,
-        targetingVersion,
-        ruleEvaluationResults: results,
-        evaluationErrors: scope.errors ?? [],
-        missingContextFields: scope.missing ?? [],
-        config: undefined,
-      };
-      if (variantFilters.length > 0) evaluation.config = evaluateConfig(scope);
-      return evaluation;
-    },
-  };
+function compileFlag(definition: FlagDefinition): CompiledFlag {
+  const key = definition.key;
+  const ruleList = Array.isArray(definition.rules) ? definition.rules : [];
+  const rules = ruleList.length ? ruleList.map((rule) => compileFilter(rule?.filter, key)) : NO_FILTERS;
+  const variants = Array.isArray(definition.config?.variants) ? definition.config.variants : [];
+  const configVersion = definition.config?.version ?? 0;
+  const variantFilters = variants.length ? variants.map((variant) => compileFilter(variant?.filter, key)) : NO_FILTERS;
+  const variantValues: readonly CompiledVariant[] = variants.length
+    ? variants.map((variant) => ({ key: variant.key, payload: frozenCopy(variant.payload) }))
+    : NO_VARIANTS;
+  return new CompiledFlag(key, definition.targetingVersion, rules, configVersion, variantFilters, variantValues);
 }
 
 function contextObject(context: EvaluationContext | null | undefined): object {

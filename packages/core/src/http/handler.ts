@@ -16,6 +16,11 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
   return { status, headers: { 'content-type': JSON_TYPE, 'cache-control': 'no-store', ...headers }, body: JSON.stringify(body) };
 }
 
+/** A 200-style JSON response whose body is already serialised. */
+export function jsonTextResponse(status: number, body: string): CoreResponse {
+  return { status, headers: { 'content-type': JSON_TYPE, 'cache-control': 'no-store' }, body };
+}
+
 export function errorResponse(error: HttpError, headers: Record<string, string> = {}): CoreResponse {
   const body: { error: { code: string; message: string }; issues?: Issues } = {
     error: { code: error.code, message: error.message },

@@ -40,7 +40,8 @@ export function validate<T>(schema: TSchema, value: unknown, what: string, prefi
 
 /** Query pairs → object: a key sent once is a string, a key sent more than once an array of strings. */
 export function queryObject(pairs: ReadonlyArray<readonly [string, string]>): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
+  // Own keys only: `?constructor=x` or `?__proto__=x` are parameters, not a way into Object.prototype.
+  const out: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
   for (const [key, value] of pairs) {
     const prev = out[key];
     if (prev === undefined) out[key] = value;
@@ -66,12 +67,29 @@ function acceptedTypes(schema: TSchema | undefined): Set<string> {
  * schema wants one, and nothing else is coerced (`1.5` stays 1.5 and fails an integer; `1abc` stays a string),
  * so a malformed value is a 400, never silently rounded.
  */
+/** Per query schema: the accepted types of each declared property, worked out once. */
+const propertyTypes = new WeakMap<TSchema, Map<string, Set<string>>>();
+
+function typesOf(schema: TSchema, name: string): ReadonlySet<string> {
+  let byName = propertyTypes.get(schema);
+  if (!byName) {
+    byName = new Map();
+    const properties = (schema['properties'] ?? {}) as Record<string, TSchema>;
+    for (const key of Object.keys(properties)) byName.set(key, acceptedTypes(properties[key]));
+    propertyTypes.set(schema, byName);
+  }
+  return byName.get(name) ?? NO_TYPES;
+}
+
+const NO_TYPES: ReadonlySet<string> = new Set();
+
 function convertQuery(schema: TSchema, query: Record<string, string | string[]>): Record<string, unknown> {
-  const properties = (schema['properties'] ?? {}) as Record<string, TSchema>;
-  const out: Record<string, unknown> = { ...query };
-  for (const [name, value] of Object.entries(query)) {
+  const out: Record<string, unknown> = query;
+  for (const name in query) {
+    if (!Object.hasOwn(query, name)) continue;
+    const value = query[name];
     if (typeof value !== 'string') continue;
-    const types = acceptedTypes(properties[name]);
+    const types = typesOf(schema, name);
     if (types.has('string')) continue;
     if ((types.has('integer') || types.has('number')) && NUMERIC.test(value)) out[name] = Number(value);
     else if (types.has('boolean') && (value === 'true' || value === 'false')) out[name] = value === 'true';

@@ -39,6 +39,34 @@ export interface FeatureDefinition {
 
 const ALWAYS: Filter = { type: 'constant', value: true };
 
+/**
+ * Served filters are shared between flags and environments when identical: every environment of an app reads its
+ * own copy of the same rows, and many rules have the same shape. The table is weak, so it only holds filters some
+ * snapshot still uses. Snapshot filters are never mutated (they are serialised and compiled).
+ */
+const sharedValues = new Map<string, WeakRef<object>>();
+const sharedValuesCleanup =
+  typeof FinalizationRegistry === 'function' && typeof WeakRef === 'function'
+    ? new FinalizationRegistry<string>((key) => {
+        if (sharedValues.get(key)?.deref() === undefined) sharedValues.delete(key);
+      })
+    : undefined;
+
+function shared<T extends object>(value: T): T {
+  if (!sharedValuesCleanup) return value;
+  let key: string;
+  try {
+    key = JSON.stringify(value);
+  } catch {
+    return value;
+  }
+  const found = sharedValues.get(key)?.deref();
+  if (found !== undefined) return found as T;
+  sharedValues.set(key, new WeakRef(value));
+  sharedValuesCleanup.register(value, key);
+  return value;
+}
+
 /** Fills the rollout `key` (the flag key) wherever a rollout filter omits it, so every client hashes alike. */
 export function withRolloutKeys(filter: Filter, flagKey: string): Filter {
   switch (filter.type) {
@@ -100,16 +128,19 @@ export function buildSnapshot(source: SnapshotSource): BuiltSnapshot {
 
   const flags = new Map<string, FlagRecord>();
   const definitions: FlagDefinition[] = [];
-  const features: FeatureDefinition[] = [];
+  // Per definition, for `/features`: its row, and its config version (the engine's definition has no `config`
+  // when the flag has no variants).
+  const rows: FlagRecord[] = [];
+  const configVersions: number[] = [];
   for (const flag of source.flags) {
     if (flag.archived) continue;
     flags.set(flag.key, flag);
     const targeting = targetingByFlag.get(flag.id);
     const rules = [
       ...specificTargetRules(targetsByFlag.get(flag.id) ?? []),
-      ...(targeting?.rules ?? []).map((rule) => ({ filter: expandRule(rule, segments, flag.key) })),
+      ...(targeting?.rules ?? []).map((rule) => shared({ filter: shared(expandRule(rule, segments, flag.key)) })),
     ];
-    const variants = (targeting?.variants ?? []).map((v) => ({ ...v, filter: withRolloutKeys(v.filter, flag.key) }));
+    const variants = (targeting?.variants ?? []).map((v) => ({ ...v, filter: shared(withRolloutKeys(v.filter, flag.key)) }));
     const version = targeting?.version ?? 0;
     const configVersion = targeting?.configVersion ?? 0;
     definitions.push({
@@ -118,19 +149,32 @@ export function buildSnapshot(source: SnapshotSource): BuiltSnapshot {
       rules,
       ...(variants.length ? { config: { version: configVersion, variants } } : {}),
     });
-    features.push({
-      key: flag.key,
-      description: flag.description,
-      createdAt: flag.createdAt,
-      link: null,
-      targeting: { version, rules },
-      config: { version: configVersion, variants },
-      stage: (flag.stageId && stages.get(flag.stageId)) || null,
-    });
+    rows.push(flag);
+    configVersions.push(configVersion);
   }
+  // `/features` definitions are built on first use: most instances only evaluate in process, and the definitions
+  // already hold the rules and variants the entries point to.
+  let features: FeatureDefinition[] | undefined;
   return {
     engine: { flagStateVersion: source.environment.flagStateVersion, flags: definitions },
-    features,
+    get features() {
+      features ??= definitions.map((definition, i) => {
+        const flag = rows[i]!;
+        return {
+          key: flag.key,
+          description: flag.description,
+          createdAt: flag.createdAt,
+          link: null,
+          targeting: { version: definition.targetingVersion, rules: definition.rules as Array<{ filter: Filter }> },
+          config: (definition.config as FeatureDefinition['config'] | undefined) ?? {
+            version: configVersions[i]!,
+            variants: [],
+          },
+          stage: (flag.stageId && stages.get(flag.stageId)) || null,
+        };
+      });
+      return features;
+    },
     flags,
     stages,
   };

@@ -1,25 +1,30 @@
 import { compileSnapshot, type CompiledSnapshot } from '@flagmount/engine';
 import type { EnvironmentRecord, FlagRecord } from '../storage/records.js';
-import { buildSnapshot, type FeatureDefinition, type SnapshotSource, type StageHeader } from './build-snapshot.js';
+import { buildSnapshot, type BuiltSnapshot, type FeatureDefinition, type SnapshotSource, type StageHeader } from './build-snapshot.js';
 
 /** Everything the runtime needs to answer for one environment, built once per flag-state version. */
 export class EnvironmentState {
   readonly environment: EnvironmentRecord;
   readonly version: number;
   readonly compiled: CompiledSnapshot;
-  readonly features: FeatureDefinition[];
   readonly flags: ReadonlyMap<string, FlagRecord>;
   readonly stages: ReadonlyMap<string, StageHeader>;
   private featuresJson: string | undefined;
+  private readonly built: BuiltSnapshot;
 
   constructor(source: SnapshotSource) {
     const built = buildSnapshot(source);
     this.environment = source.environment;
     this.version = source.environment.flagStateVersion;
     this.compiled = compileSnapshot(built.engine);
-    this.features = built.features;
+    this.built = built;
     this.flags = built.flags;
     this.stages = built.stages;
+  }
+
+  /** `GET /features` definitions, built on first use (see buildSnapshot). */
+  get features(): FeatureDefinition[] {
+    return this.built.features;
   }
 
   /** The `/features` body is the same for every caller of a version: serialise it once. */

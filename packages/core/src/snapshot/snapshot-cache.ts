@@ -1,7 +1,7 @@
 import type { Logger } from '../logger.js';
 import { sha256Hex } from '../security/secrets.js';
 import type { ChangeNotice, Storage } from '../storage/port.js';
-import type { EnvironmentRecord } from '../storage/records.js';
+import type { EnvironmentRecord, FlagRecord } from '../storage/records.js';
 import { EnvironmentState } from './environment-state.js';
 import { VersionWaiters } from './version-waiters.js';
 
@@ -23,6 +23,11 @@ export class SnapshotCache {
   /** Reload failed (store unavailable): retried by the timer, never at once (that would spin while the store is away). */
   private readonly failed = new Set<string>();
   private readonly waiters = new VersionWaiters();
+  /**
+   * The last flag rows read per app, by id. Every environment of an app reads the same rows; an unchanged row is
+   * replaced by the one already held, so the environments' states share one copy instead of one each.
+   */
+  private readonly appFlags = new Map<string, Map<string, FlagRecord>>();
   private readonly listeners = new Set<(state: EnvironmentState) => void>();
   private unsubscribe: (() => void) | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
@@ -36,7 +41,9 @@ export class SnapshotCache {
   async start(): Promise<void> {
     this.unsubscribe = this.storage.onChange((change) => this.onChange(change));
     const environments = await this.storage.environments.listAll();
-    await Promise.all(environments.map((env) => this.reload(env.id)));
+    // One environment at a time: loading them all at once holds every environment's rows and build garbage at the
+    // same moment, and the process keeps that peak as resident memory long after it is collected.
+    for (const env of environments) await this.reload(env.id);
   }
 
   get(envId: string): EnvironmentState | undefined {
@@ -118,7 +125,7 @@ export class SnapshotCache {
       if (this.closed) return;
       const previous = this.states.get(envId);
       if (previous && previous.version > environment.flagStateVersion) return;
-      const state = new EnvironmentState({ environment, flags, targeting, specificTargets, segments, stages });
+      const state = new EnvironmentState({ environment, flags: this.shareFlagRows(environment.appId, flags), targeting, specificTargets, segments, stages });
       this.states.set(envId, state);
       this.indexKeys(previous?.environment, environment);
       this.waiters.advance(envId, state.version);
@@ -139,6 +146,19 @@ export class SnapshotCache {
       this.failed.add(envId);
       this.scheduleRetry();
     }
+  }
+
+  private shareFlagRows(appId: string, rows: FlagRecord[]): FlagRecord[] {
+    const held = this.appFlags.get(appId);
+    const next = new Map<string, FlagRecord>();
+    const shared = rows.map((row) => {
+      const known = held?.get(row.id);
+      const use = known && sameRow(known, row) ? known : row;
+      next.set(use.id, use);
+      return use;
+    });
+    this.appFlags.set(appId, next);
+    return shared;
   }
 
   private scheduleRetry(): void {
@@ -169,4 +189,19 @@ export class SnapshotCache {
     this.keyIndex.delete(sha256Hex(state.environment.publishableKey));
     this.keyIndex.delete(sha256Hex(state.environment.secretKey));
   }
+}
+
+/** Rows are flat records of scalars: equal when they have the same own fields with the same values. */
+function sameRow(a: object, b: object): boolean {
+  const ak = Object.keys(a);
+  if (ak.length !== Object.keys(b).length) return false;
+  for (const key of ak) {
+    if (!Object.prototype.hasOwnProperty.call(b, key)) return false;
+    const x = (a as Record<string, unknown>)[key];
+    const y = (b as Record<string, unknown>)[key];
+    if (x !== y && !(typeof x === 'object' && x !== null && typeof y === 'object' && y !== null && JSON.stringify(x) === JSON.stringify(y))) {
+      return false;
+    }
+  }
+  return true;
 }

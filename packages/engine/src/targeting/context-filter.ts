@@ -1,4 +1,5 @@
-import { compileAccessor, MISSING } from '../context/flatten.js';
+import { MISSING } from '../context/flatten.js';
+import { sharedAccessor } from './intern.js';
 import type { ContextFilter } from '../schema/filter.js';
 import { operatorFamily } from './operators.js';
 import { reportArrayOperator, reportMissing, type CompiledFilter } from './scope.js';
@@ -10,7 +11,7 @@ export function compileContextFilter(filter: ContextFilter): CompiledFilter {
   const { field, operator } = filter;
   const family = operatorFamily(operator);
   const values = Array.isArray(filter.values) ? filter.values.slice() : NO_VALUES;
-  const read = compileAccessor(String(field));
+  const read = sharedAccessor(String(field));
 
   if (!family) {
     // Unknown operator: the library still reports a missing field, and never matches.

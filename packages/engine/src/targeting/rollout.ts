@@ -1,5 +1,6 @@
 import * as crypto from 'node:crypto';
-import { compileAccessor, MISSING } from '../context/flatten.js';
+import { MISSING } from '../context/flatten.js';
+import { sharedAccessor } from './intern.js';
 import type { RolloutPercentageFilter } from '../schema/filter.js';
 import { reportArrayOperator, reportMissing, type CompiledFilter } from './scope.js';
 
@@ -62,7 +63,7 @@ export function compileRolloutFilter(filter: RolloutPercentageFilter, flagKey: s
   const attribute = filter.partialRolloutAttribute;
   const prefix = `${filter.key ?? flagKey}.`;
   const threshold = filter.partialRolloutThreshold;
-  const read = compileAccessor(String(attribute));
+  const read = sharedAccessor(String(attribute));
   // The hash is within 0..100000, so these thresholds decide without hashing; a missing field is still reported.
   const decided = typeof threshold !== 'number' ? null : threshold <= 0 ? false : threshold > 100000 ? true : null;
 

@@ -37,7 +37,8 @@ function contextError(path: string, message: string): Error {
 
 /** Parses a context JSON text; the size limit applies to the decoded text, in UTF-8 bytes. */
 export function parseContextJson(text: string, name: string): unknown {
-  const bytes = Buffer.byteLength(text, 'utf8');
+  // A UTF-16 code unit is at most 3 UTF-8 bytes: short texts need no byte count.
+  const bytes = text.length * 3 <= CONTEXT_JSON_MAX_BYTES ? 0 : Buffer.byteLength(text, 'utf8');
   if (bytes > CONTEXT_JSON_MAX_BYTES) {
     throw contextError(name, `${name} is ${bytes} bytes; at most ${CONTEXT_JSON_MAX_BYTES} bytes are allowed`);
   }

@@ -1,5 +1,5 @@
 import { raw, defineRoute, type RouteDefinition } from '../../http/route.js';
-import { jsonResponse } from '../../http/handler.js';
+import { jsonTextResponse } from '../../http/handler.js';
 import { EvaluatedQuerySchema, WaitForVersionQuerySchema } from '../../schemas/context.js';
 import { EvaluatedFeaturesResponseSchema } from '../../schemas/evaluated-feature.js';
 import { FeaturesResponseSchema } from '../../schemas/features.js';
@@ -9,7 +9,7 @@ import { contextFromQuery } from '../context/query-context.js';
 import { withRemoteContext } from '../context/remote-context.js';
 import { checkWaitForVersion, sdkEnvironment, waitForVersion } from '../environment.js';
 import { optInAllowed } from '../opt-in/opt-in-policy.js';
-import { evaluateFeatures } from './evaluate.js';
+import { evaluatedFeaturesJson } from './evaluate.js';
 import { optInIndex } from './opt-in-index.js';
 
 const getFeatures = defineRoute({
@@ -27,9 +27,7 @@ const getFeatures = defineRoute({
     checkWaitForVersion(request);
     const state = await waitForVersion(services, environment.id, query.waitForVersion, request.signal);
     // The body is the same for every caller of a version: serialised once per snapshot.
-    const response = jsonResponse(200, null);
-    response.body = state.featuresBody();
-    return raw(response);
+    return raw(jsonTextResponse(200, state.featuresBody()));
   },
 });
 
@@ -46,13 +44,19 @@ async function evaluated(ctx: EvaluatedContext, enabledOnly: boolean) {
     withRemoteContext(services, environment.id, sent),
     optInIndex(services, state),
   ]);
-  const features = evaluateFeatures(state, context, optIns, {
+  // Serialised straight to text (the same body `JSON.stringify` would write for `evaluateFeatures`' object).
+  const features = evaluatedFeaturesJson(state, context, optIns, {
     key: query.key,
     enabledOnly,
     includeSecret: keyKind === 'secret',
     optInEnabled: optInAllowed(services.options.optIn, keyKind),
   });
-  return { success: true, flagStateVersion: state.version, features, remoteContextUsed: used };
+  return raw(
+    jsonTextResponse(
+      200,
+      `{"success":true,"flagStateVersion":${state.version},"features":${features},"remoteContextUsed":${used === true}}`,
+    ),
+  );
 }
 
 const getEvaluated = defineRoute({
