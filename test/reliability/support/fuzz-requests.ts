@@ -13,7 +13,7 @@ export interface FuzzFixture {
 
 export interface FuzzRequest {
   request: CoreRequest;
-  /** Whether the request can be sent over HTTP as is (fetch refuses some header values and GET bodies). */
+  /** `METHOD path`, for messages. */
   label: string;
 }
 

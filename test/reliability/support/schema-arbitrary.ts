@@ -234,7 +234,10 @@ function setOwn(target: object, key: string | number, value: unknown): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
-function applyMutation(root: unknown, m: Mutation): unknown {
+function applyMutation(root: unknown, mutation: Mutation): unknown {
+  // Generated values may be shared instances (fc.constantFrom([], {})): insert a copy, never the value itself, or a
+  // later mutation could push an array into itself.
+  const m = 'value' in mutation ? { ...mutation, value: clone(mutation.value) } : mutation;
   const paths = pathsOf(root);
   const path = paths[m.at % paths.length]!;
   if (path.length === 0) {

@@ -41,9 +41,7 @@ export class SnapshotCache {
   async start(): Promise<void> {
     this.unsubscribe = this.storage.onChange((change) => this.onChange(change));
     const environments = await this.storage.environments.listAll();
-    // One environment at a time: loading them all at once holds every environment's rows and build garbage at the
-    // same moment, and the process keeps that peak as resident memory long after it is collected.
-    for (const env of environments) await this.reload(env.id);
+    await Promise.all(environments.map((env) => this.reload(env.id)));
   }
 
   get(envId: string): EnvironmentState | undefined {
