@@ -44,12 +44,32 @@ export function handlerTarget(handler: CoreHandler, storage: Storage, name = 'ha
 /** Headers fetch refuses or rewrites; such a generated header is left out over HTTP. */
 const FORBIDDEN = new Set(['content-length', 'host', 'connection', 'transfer-encoding']);
 
+/** Whether every `%xx` sequence of the path decodes (UTF-8). */
+export function pathDecodes(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Requests the host framework answers itself, before any route (so before Flagmount) runs — not Flagmount's to
+ * shape. Fastify answers a path with a broken percent-encoding with its own 400 body (FST_ERR_BAD_URL) unless the
+ * host sets `frameworkErrors` when it creates its instance, which a plugin cannot do.
+ */
+export const HOST_ANSWERS: Record<string, (request: CoreRequest) => boolean> = {
+  fastify: (request) => !pathDecodes(request.path),
+};
+
 /** Sends the request through a host app with Flagmount mounted at `baseUrl` (`http://127.0.0.1:P/flags`). */
 export function httpTarget(baseUrl: string, storage: Storage, name: string): FuzzTarget {
   const prefix = new URL(baseUrl).pathname;
   return {
     name,
     async send(request) {
+      if (HOST_ANSWERS[name]?.(request)) return undefined;
       const search = request.query.length ? `?${new URLSearchParams(request.query.map(([k, v]) => [k, v])).toString()}` : '';
       let url: URL;
       try {

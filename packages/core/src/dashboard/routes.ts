@@ -40,7 +40,9 @@ const page = defineRoute({
     // Relative asset and API URLs need the trailing slash; `Location: ui/` resolves against `<prefix>/ui`.
     if (!request.path.endsWith('/')) {
       const q = request.query.length ? `?${new URLSearchParams(request.query.map(([k, v]) => [k, v])).toString()}` : '';
-      return raw({ status: 308, headers: { location: `ui/${q}`, 'cache-control': 'no-cache' } });
+      // The query is carried over only when short: re-encoded, a long one becomes a Location header larger than
+      // clients and proxies accept (Node's fetch refuses 16 KiB, nginx's default buffer is 4-8 KiB).
+      return raw({ status: 308, headers: { location: `ui/${q.length <= 2048 ? q : ''}`, 'cache-control': 'no-cache' } });
     }
     // Revalidated on every load, so a new release's asset names are picked up at once.
     return raw(send(request, dashboardAssets().html, 'no-cache'));
