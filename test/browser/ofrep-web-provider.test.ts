@@ -1,33 +1,20 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { expressFactory } from '../http/support/adapters.js';
 import { startHarness, type Harness } from '../http/support/harness.js';
 import { createFlag, setTargeting, userIs } from '../ofrep/support/flags.js';
+import { bundleForPage } from './support/bundle.js';
 import { describeWithChromium, launchChromium, watchErrors } from './support/chromium.js';
 
 /** @openfeature/web-sdk with the published OFREP web provider, bundled for the page (`window.OF`). */
 async function bundle(): Promise<string> {
-  const result = await build({
-    stdin: {
-      contents:
-        "import { OpenFeature } from '@openfeature/web-sdk';\n" +
-        "import { OFREPWebProvider } from '@openfeature/ofrep-web-provider';\n" +
-        'window.OF = { OpenFeature, OFREPWebProvider };\n',
-      resolveDir: fileURLToPath(new URL('.', import.meta.url)),
-      loader: 'js',
-    },
-    bundle: true,
-    format: 'iife',
-    platform: 'browser',
-    target: 'es2020',
-    write: false,
-    logLevel: 'silent',
-  });
-  return result.outputFiles[0]!.text;
+  return bundleForPage(
+    "import { OpenFeature } from '@openfeature/web-sdk';\n" +
+      "import { OFREPWebProvider } from '@openfeature/ofrep-web-provider';\n" +
+      'window.OF = { OpenFeature, OFREPWebProvider };\n',
+  );
 }
 
 describeWithChromium('@openfeature/ofrep-web-provider in headless Chromium, from another origin', () => {

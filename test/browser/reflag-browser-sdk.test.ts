@@ -1,30 +1,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { expressFactory } from '../http/support/adapters.js';
 import { startHarness, type Harness } from '../http/support/harness.js';
 import { createFlag, everyone, userIs } from '../ofrep/support/flags.js';
+import { bundleForPage } from './support/bundle.js';
 import { artifactPath, describeWithChromium, launchChromium, watchErrors } from './support/chromium.js';
 
 /** The published browser SDK, bundled from node_modules at test time, exposed as `window.ReflagClient`. */
 async function bundleBrowserSdk(): Promise<string> {
-  const result = await build({
-    stdin: {
-      contents: "import { ReflagClient } from '@reflag/browser-sdk';\nwindow.ReflagClient = ReflagClient;\n",
-      resolveDir: fileURLToPath(new URL('.', import.meta.url)),
-      loader: 'js',
-    },
-    bundle: true,
-    format: 'iife',
-    platform: 'browser',
-    target: 'es2020',
-    write: false,
-    logLevel: 'silent',
-  });
-  return result.outputFiles[0]!.text;
+  return bundleForPage("import { ReflagClient } from '@reflag/browser-sdk';\nwindow.ReflagClient = ReflagClient;\n");
 }
 
 /** A second, unrelated site on another port: the page that embeds the SDK (cross-origin to the host app). */
