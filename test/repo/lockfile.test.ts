@@ -1,0 +1,22 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+// `npm ci` (what CI runs) refuses a lockfile that lacks an entry for any optional dependency, even one for another
+// platform; `npm install` against a mirror that serves only linux builds drops those entries silently. Catch that
+// here, before CI does: `node scripts/lockfile-platform-entries.mjs` puts them back.
+describe('package-lock.json', () => {
+  const lock = JSON.parse(readFileSync(new URL('../../package-lock.json', import.meta.url), 'utf8')) as {
+    packages: Record<string, { optionalDependencies?: Record<string, string> }>;
+  };
+
+  it('has an entry for every optional dependency, on every platform', () => {
+    const missing: string[] = [];
+    for (const [location, entry] of Object.entries(lock.packages)) {
+      for (const dep of Object.keys(entry.optionalDependencies ?? {})) {
+        const nested = `${location}/node_modules/${dep}`;
+        if (!(nested in lock.packages) && !(`node_modules/${dep}` in lock.packages)) missing.push(dep);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+});
