@@ -6,6 +6,7 @@ export { BOOTSTRAP_ORG_ID } from './bootstrap.js';
 export * from './storage/records.js';
 export * from './storage/port.js';
 export * from './storage/errors.js';
+export * from './storage/transaction-scope.js';
 
 export type { CoreRequest, CoreResponse, RequestBody, StreamBody, StreamSink } from './http/types.js';
 export { errorResponse, jsonResponse, type CoreHandler } from './http/handler.js';

@@ -1,6 +1,6 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   StorageUnavailableError,
+  TransactionScope,
   type ChangeListener,
   type ChangeNotice,
   type Storage,
@@ -32,7 +32,7 @@ interface Scope {
 export function kyselyStorage(db: Kysely<Database>, dialect: KyselyStoreDialect, options: KyselyStorageOptions = {}): Storage {
   const logger = toLogger(options.logger);
   const hub = new ChangeHub(logger);
-  const scopes = new AsyncLocalStorage<Scope>();
+  const scopes = new TransactionScope<Scope>();
   const mapError = (error: unknown) => dialect.mapError(error);
   let closing: Promise<void> | undefined;
 
@@ -42,7 +42,7 @@ export function kyselyStorage(db: Kysely<Database>, dialect: KyselyStoreDialect,
   };
   /** The unfinished transaction of this store the current call chain runs in, if any. */
   const currentScope = (): Scope | undefined => {
-    const scope = scopes.getStore();
+    const scope = scopes.current();
     return scope?.active ? scope : undefined;
   };
 

@@ -1,5 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-import type { ChangeNotice, Transaction } from '@flagmount/core';
+import { TransactionScope, type ChangeNotice, type Transaction } from '@flagmount/core';
 import { ChangeNotices } from './notices.js';
 import { Mutex } from './mutex.js';
 import { createRepositories, mapRepositories } from './repositories/index.js';
@@ -18,7 +17,7 @@ interface TxState {
  */
 export class TransactionRunner {
   private readonly mutex = new Mutex();
-  private readonly context = new AsyncLocalStorage<TxState>();
+  private readonly context = new TransactionScope<TxState>();
 
   constructor(
     private readonly tables: Tables,
@@ -27,7 +26,7 @@ export class TransactionRunner {
 
   /** True while the caller runs inside the `fn` of an unfinished transaction of this store. */
   insideTransaction(): boolean {
-    const state = this.context.getStore();
+    const state = this.context.current();
     return state !== undefined && state.active && state.runner === this;
   }
 

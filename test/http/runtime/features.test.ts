@@ -83,6 +83,20 @@ forEachAdapter(
         expect(Date.now() - started).toBeGreaterThanOrEqual(WAIT_MS - 50);
       });
 
+      it('waitForVersion lets go of a request whose client went away', async () => {
+        const client = new AbortController();
+        const url = `${h().baseUrl}/features?waitForVersion=99`;
+        const pending = fetch(url, { headers: { authorization: `Bearer ${secret()}` }, signal: client.signal }).catch(() => 'aborted');
+        const snapshots = h().instance.services.snapshots;
+        for (let i = 0; i < 50 && snapshots.pendingWaits === 0; i++) await new Promise((r) => setTimeout(r, 10));
+        expect(snapshots.pendingWaits).toBe(1);
+        client.abort();
+        expect(await pending).toBe('aborted');
+        // Well before the 400 ms timeout would have released it anyway.
+        for (let i = 0; i < 15 && snapshots.pendingWaits > 0; i++) await new Promise((r) => setTimeout(r, 10));
+        expect(snapshots.pendingWaits).toBe(0);
+      });
+
       it('waitForVersion must be an integer ≥ 0', async () => {
         for (const bad of ['-1', '1.5', 'abc', '']) {
           const res = await h().request('GET', '/features', { key: secret(), query: { waitForVersion: bad } });

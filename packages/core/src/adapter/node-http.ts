@@ -86,7 +86,7 @@ export async function nodeRequestBody(req: IncomingMessage, parsed: unknown, lim
 }
 
 /** Builds the core request from a path+query below the mount and Node's request. */
-export function toCoreRequest(req: IncomingMessage, pathAndQuery: string, body: RequestBody, signal?: AbortSignal): CoreRequest {
+export function toCoreRequest(req: IncomingMessage, pathAndQuery: string, body: RequestBody): CoreRequest {
   const q = pathAndQuery.indexOf('?');
   const path = q === -1 ? pathAndQuery : pathAndQuery.slice(0, q);
   const query: Array<[string, string]> = q === -1 ? [] : [...new URLSearchParams(pathAndQuery.slice(q + 1))];
@@ -94,17 +94,30 @@ export function toCoreRequest(req: IncomingMessage, pathAndQuery: string, body: 
   for (const [name, value] of Object.entries(req.headers)) {
     headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
-  return { method: (req.method ?? 'GET').toUpperCase(), path: path || '/', query, headers, body, ...(signal ? { signal } : {}) };
+  return { method: (req.method ?? 'GET').toUpperCase(), path: path || '/', query, headers, body };
 }
 
-/** An AbortSignal that fires when the client disconnects before the response is done. */
-export function disconnectSignal(req: IncomingMessage, res: ServerResponse): AbortSignal {
-  const controller = new AbortController();
-  const abort = () => {
-    if (!res.writableEnded) controller.abort();
-  };
-  res.once('close', abort);
-  return controller.signal;
+/**
+ * An AbortSignal that fires when the client disconnects before the response is done. Made on first use: only a
+ * request that waits (`waitForVersion`) reads it, and an AbortController per request is a measurable share of a
+ * fast evaluation.
+ */
+function lazyDisconnectSignal(request: CoreRequest, res: ServerResponse): void {
+  let signal: AbortSignal | undefined;
+  Object.defineProperty(request, 'signal', {
+    enumerable: true,
+    get() {
+      if (signal) return signal;
+      const controller = new AbortController();
+      signal = controller.signal;
+      const abort = () => {
+        if (!res.writableEnded) controller.abort();
+      };
+      if (res.closed) abort();
+      else res.once('close', abort);
+      return signal;
+    },
+  });
 }
 
 /**
@@ -217,7 +230,9 @@ export async function handleNodeRequest(
     return unreadableRequestResponse(error);
   }
   try {
-    const response = await mount.handle(toCoreRequest(req, pathAndQuery, body, disconnectSignal(req, res)));
+    const request = toCoreRequest(req, pathAndQuery, body);
+    lazyDisconnectSignal(request, res);
+    const response = await mount.handle(request);
     checkHeaders(response.headers);
     return response;
   } catch (error) {

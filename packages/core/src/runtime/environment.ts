@@ -34,15 +34,18 @@ export function checkWaitForVersion(request: CoreRequest): void {
   }
 }
 
-/** Holds the request until the snapshot reaches `version` (bounded by options), then answers with what it has. */
+/**
+ * Holds the request until the snapshot reaches `version` (bounded by options), then answers with what it has.
+ * The request's abort signal is read only when it waits: adapters make it on first use.
+ */
 export async function waitForVersion(
   services: Services,
   envId: string,
   version: number | undefined,
-  signal: AbortSignal | undefined,
+  request: { readonly signal?: AbortSignal | undefined },
 ): Promise<EnvironmentState> {
   if (version !== undefined) {
-    await services.snapshots.waitForVersion(envId, version, services.options.waitForVersionTimeoutMs, signal);
+    await services.snapshots.waitForVersion(envId, version, services.options.waitForVersionTimeoutMs, request.signal);
   }
   return currentState(services, envId);
 }

@@ -65,6 +65,11 @@ export class SnapshotCache {
     return () => this.listeners.delete(listener);
   }
 
+  /** Requests parked by `waitForVersion` right now (a gauge: each leaves on its version, its timeout or its client going away). */
+  get pendingWaits(): number {
+    return this.waiters.size;
+  }
+
   /** Resolves once the environment's snapshot has version ≥ `version`, or after `timeoutMs` / abort. */
   async waitForVersion(envId: string, version: number, timeoutMs: number, signal?: AbortSignal): Promise<void> {
     const current = this.states.get(envId)?.version ?? -1;

@@ -26,6 +26,13 @@ export class VersionWaiters {
     });
   }
 
+  /** Requests parked now, all environments together. */
+  get size(): number {
+    let count = 0;
+    for (const set of this.byEnv.values()) count += set.size;
+    return count;
+  }
+
   advance(envId: string, version: number): void {
     for (const waiter of [...(this.byEnv.get(envId) ?? [])]) if (waiter.version <= version) waiter.resolve();
   }

@@ -3,6 +3,7 @@ import { MISSING } from '../context/flatten.js';
 import { sharedAccessor } from './intern.js';
 import type { RolloutPercentageFilter } from '../schema/filter.js';
 import { reportArrayOperator, reportMissing, type CompiledFilter } from './scope.js';
+import { sha256FirstWord } from './sha256-block.js';
 
 /**
  * Reflag's rollout hash: SHA-256 of the UTF-8 input, bytes 0–3 as a little-endian uint32, low 20 bits, scaled to
@@ -10,8 +11,17 @@ import { reportArrayOperator, reportMissing, type CompiledFilter } from './scope
  * `hashInt`, so that the floating-point rounding is the same too.
  */
 export function rolloutHash(input: string): number {
-  const value = first20Bits(input);
-  return Math.floor((value / 0xfffff) * 100000);
+  return rolloutHashOf('', input);
+}
+
+/** `rolloutHash(prefix + value)`, without building the string when it fits one SHA-256 block. */
+function rolloutHashOf(prefix: string, value: string): number {
+  const word = sha256FirstWord(prefix, value);
+  const bits =
+    word === undefined
+      ? first20Bits(prefix + value)
+      : (word >>> 24) | (((word >>> 16) & 0xff) << 8) | (((word >>> 8) & 0x0f) << 16);
+  return Math.floor((bits / 0xfffff) * 100000);
 }
 
 const LONE_SURROGATE_POSSIBLE = /[\uD800-\uDFFF]/;
@@ -74,7 +84,7 @@ export function compileRolloutFilter(filter: RolloutPercentageFilter, flagKey: s
   let lastResult = false;
   const test = (value: string): boolean => {
     if (value !== lastValue) {
-      lastResult = rolloutHash(prefix + value) < threshold;
+      lastResult = rolloutHashOf(prefix, value) < threshold;
       lastValue = value;
     }
     return lastResult;

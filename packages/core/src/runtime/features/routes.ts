@@ -25,7 +25,7 @@ const getFeatures = defineRoute({
   async handle({ services, principal, query, request }) {
     const { environment } = sdkEnvironment(principal);
     checkWaitForVersion(request);
-    const state = await waitForVersion(services, environment.id, query.waitForVersion, request.signal);
+    const state = await waitForVersion(services, environment.id, query.waitForVersion, request);
     // The body is the same for every caller of a version: serialised once per snapshot.
     return raw(jsonTextResponse(200, state.featuresBody()));
   },
@@ -39,7 +39,7 @@ async function evaluated(ctx: EvaluatedContext, enabledOnly: boolean) {
   // Validate the context before holding the request: a bad request is answered at once.
   checkWaitForVersion(request);
   const sent = contextFromQuery(request.query);
-  const state = await waitForVersion(services, environment.id, query.waitForVersion, request.signal);
+  const state = await waitForVersion(services, environment.id, query.waitForVersion, request);
   const [{ context, used }, optIns] = await Promise.all([
     withRemoteContext(services, environment.id, sent),
     optInIndex(services, state),
