@@ -67,10 +67,10 @@ for (const bodyParser of ['before', 'after', 'none'] as const) {
 forEachProbeHost('maxBodyBytes', { host: { mount: { maxBodyBytes: 64 } } }, (host) => {
   const big = { padding: 'x'.repeat(200) };
 
-  it('answers a body over the limit with 413 payload_too_large', async () => {
+  it('answers a body over the limit with 413 invalid_request', async () => {
     const res = await host().fetch('/flags/echo', json(big));
     expect(res.status).toBe(413);
-    expect(isErrorBody(await res.json(), 'payload_too_large')).toBe(true);
+    expect(isErrorBody(await res.json(), 'invalid_request')).toBe(true);
     expect(host().hostErrors).toEqual([]);
   });
 
@@ -86,7 +86,7 @@ forEachProbeHost('maxBodyBytes', { host: { mount: { maxBodyBytes: 64 } } }, (hos
     const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body: stream, duplex: 'half' };
     const res = await host().fetch('/flags/echo', init as RequestInit);
     expect(res.status).toBe(413);
-    expect(isErrorBody(await res.json(), 'payload_too_large')).toBe(true);
+    expect(isErrorBody(await res.json(), 'invalid_request')).toBe(true);
   });
 
   it('accepts a body under the limit', async () => {
@@ -99,6 +99,6 @@ forEachProbeHost('maxBodyBytes behind a host parser', { host: { bodyParser: 'bef
   it('applies the mount limit to a body the host parsed', async () => {
     const res = await host().fetch('/flags/echo', json({ padding: 'x'.repeat(200) }));
     expect(res.status).toBe(413);
-    expect(isErrorBody(await res.json(), 'payload_too_large')).toBe(true);
+    expect(isErrorBody(await res.json(), 'invalid_request')).toBe(true);
   });
 });

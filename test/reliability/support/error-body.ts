@@ -16,11 +16,6 @@ export const SPEC_ERROR_CODES = [
   'unauthenticated',
 ] as const;
 
-/**
- * Codes Flagmount uses beyond the spec's list, and the only status each may accompany. `payload_too_large` (413) is
- * Flagmount's own (packages/core/src/schemas/error.ts); see the report's open points.
- */
-export const EXTENSION_ERROR_CODES: Record<string, number[]> = { payload_too_large: [413] };
 
 export function errorBodyProblems(status: number, contentType: string | null | undefined, text: string | undefined): string[] {
   const problems: string[] = [];
@@ -40,9 +35,7 @@ export function errorBodyProblems(status: number, contentType: string | null | u
   const errorExtra = Object.keys(error).filter((k) => k !== 'code' && k !== 'message');
   if (errorExtra.length) problems.push(`unexpected error members ${errorExtra.join(', ')}`);
   const code = error['code'];
-  const allowed =
-    typeof code === 'string' &&
-    ((SPEC_ERROR_CODES as readonly string[]).includes(code) || (EXTENSION_ERROR_CODES[code]?.includes(status) ?? false));
+  const allowed = typeof code === 'string' && (SPEC_ERROR_CODES as readonly string[]).includes(code);
   if (!allowed) problems.push(`error.code ${JSON.stringify(code)} is not in the enum (status ${status})`);
   if (typeof error['message'] !== 'string' || !error['message']) problems.push('error.message is not a non-empty string');
   if ('issues' in record) {
@@ -66,7 +59,7 @@ const STATUS_CODES: Record<number, string[]> = {
   403: ['unauthorized'],
   404: ['not_found'],
   405: ['not_allowed'],
-  413: ['payload_too_large'],
+  413: ['invalid_request'],
   415: ['invalid_request'],
   503: ['not_available'],
 };

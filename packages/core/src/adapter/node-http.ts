@@ -186,7 +186,7 @@ function sendStream(res: ServerResponse, response: CoreResponse): void {
 export function unreadableRequestResponse(error: unknown): CoreResponse {
   const status = statusOf(error);
   if (error instanceof BodyTooLargeError || status === 413) {
-    return errorResponse(new HttpError(413, 'payload_too_large', 'Request body is too large'));
+    return errorResponse(new HttpError(413, 'invalid_request', 'Request body is too large'));
   }
   if (status === 415) return errorResponse(new HttpError(415, 'invalid_request', 'Content-Type must be application/json'));
   if (status === 400) {

@@ -110,7 +110,8 @@ function readBody(request: CoreRequest, maxBytes: number): unknown {
   if (body.kind === 'parsed') value = body.value;
   else {
     if (Buffer.byteLength(body.text) > maxBytes) {
-      throw new HttpError(413, 'payload_too_large', `Request body exceeds ${maxBytes} bytes`);
+      // 413 says what happened; the code stays within the spec's list.
+      throw new HttpError(413, 'invalid_request', `Request body exceeds ${maxBytes} bytes`);
     }
     if (!body.text.trim()) return undefined;
     try {

@@ -7,8 +7,7 @@ export type ErrorCode =
   | 'not_available'
   | 'unknown_error'
   | 'unauthorized'
-  | 'unauthenticated'
-  | 'payload_too_large';
+  | 'unauthenticated';
 
 export type Issues = Record<string, string[]>;
 

@@ -10,7 +10,6 @@ export const ErrorCodeSchema = Type.Union(
     'unknown_error',
     'unauthorized',
     'unauthenticated',
-    'payload_too_large',
   ].map((code) => Type.Literal(code)),
 );
 
