@@ -9,7 +9,7 @@ import { contextFromQuery } from '../context/query-context.js';
 import { withRemoteContext } from '../context/remote-context.js';
 import { checkWaitForVersion, sdkEnvironment, waitForVersion } from '../environment.js';
 import { optInAllowed } from '../opt-in/opt-in-policy.js';
-import { evaluatedFeaturesJson } from './evaluate.js';
+import { evaluatedFeaturesJson } from './evaluated-json.js';
 import { optInIndex } from './opt-in-index.js';
 
 const getFeatures = defineRoute({

@@ -1,0 +1,160 @@
+import type { ConfigEvaluation, FlagEvaluation } from '@flagmount/engine';
+import type { Context } from '../../schemas/context.js';
+import type { EnvironmentState } from '../../snapshot/environment-state.js';
+import type { FlagRecord } from '../../storage/records.js';
+import { idText, type EvaluateOptions } from './evaluate.js';
+import type { OptInIndex } from './opt-in-index.js';
+
+/**
+ * `/features/evaluated` written straight to JSON text: exactly what `JSON.stringify(evaluateFeatures(…))` writes
+ * (a test holds them equal), without building 50 objects per request only to stringify them.
+ *
+ * Per snapshot version, each flag keeps what never changes between requests (key, name, description, stage) as
+ * text, and also its whole entry for each outcome seen so far: a flag's outcome without evaluation problems is
+ * fixed by a few booleans (enabled, each rule's result, opted in), so most entries of most requests are one
+ * string already written. Only outcomes with errors, missing fields or a config are written per request.
+ */
+
+interface FlagText {
+  /** `"<key>":{"key":"<key>","targetingVersion":` */
+  head: string;
+  /** `,"name":…,"description":…},"stage":…,"config":` */
+  middle: string;
+  /** Whole entries by outcome signature (see `outcomeSignature`), at most MAX_OUTCOMES of them. */
+  outcomes: Map<number, string>;
+}
+
+/** Per flag: more distinct outcomes than this are written per request rather than kept. */
+const MAX_OUTCOMES = 64;
+/** Rule results beyond this count do not fit the signature: such flags are written per request. */
+const MAX_SIGNATURE_RULES = 24;
+
+/** Per snapshot version: flag key → its text (the snapshot itself is not ours to extend). */
+const textCache = new WeakMap<EnvironmentState, Map<string, FlagText>>();
+
+function textsOf(state: EnvironmentState): Map<string, FlagText> {
+  let map = textCache.get(state);
+  if (!map) {
+    map = new Map();
+    textCache.set(state, map);
+  }
+  return map;
+}
+
+function textFor(state: EnvironmentState, cache: Map<string, FlagText>, flag: FlagRecord, key: string): FlagText {
+  let text = cache.get(key);
+  if (!text) {
+    const keyJson = JSON.stringify(key);
+    const stage = (flag.stageId && state.stages.get(flag.stageId)) || null;
+    // `JSON.stringify` leaves out members whose value is undefined; so must the fragments.
+    const description = flag.description === undefined ? '' : `,"description":${JSON.stringify(flag.description)}`;
+    const name = flag.name === undefined ? '' : `,"name":${JSON.stringify(flag.name)}`;
+    text = {
+      head: `${keyJson}:{"key":${keyJson},"targetingVersion":`,
+      middle: `${name}${description}},"stage":${JSON.stringify(stage)},"config":`,
+      outcomes: new Map(),
+    };
+    cache.set(key, text);
+  }
+  return text;
+}
+
+/**
+ * A number that fixes the entry's text, or -1 when the outcome carries more than booleans (errors, missing fields,
+ * a config). The rule results are bits under a leading 1 (so `[false]` and `[]` differ), then the four flags.
+ */
+function outcomeSignature(evaluation: FlagEvaluation, userOptedIn: boolean, companyOptedIn: boolean, optInEnabled: boolean): number {
+  if (evaluation.config !== undefined || evaluation.evaluationErrors.length || evaluation.missingContextFields.length) return -1;
+  const results = evaluation.ruleEvaluationResults;
+  if (results.length > MAX_SIGNATURE_RULES) return -1;
+  let signature = 1;
+  for (let i = 0; i < results.length; i++) signature = signature * 2 + (results[i] ? 1 : 0);
+  return signature * 16 + (evaluation.isEnabled ? 8 : 0) + (userOptedIn ? 4 : 0) + (companyOptedIn ? 2 : 0) + (optInEnabled ? 1 : 0);
+}
+
+/** Payloads are frozen and shared by every evaluation of a snapshot: serialise each object once. */
+const payloadCache = new WeakMap<object, string>();
+
+function payloadJson(payload: unknown): string {
+  if (payload === undefined || payload === null) return 'null';
+  if (typeof payload !== 'object') return JSON.stringify(payload) ?? 'null';
+  let text = payloadCache.get(payload);
+  if (text === undefined) {
+    text = JSON.stringify(payload) ?? 'null';
+    if (Object.isFrozen(payload)) payloadCache.set(payload, text);
+  }
+  return text;
+}
+
+/** As `JSON.stringify` writes a number: NaN and the infinities are null. */
+const numberJson = (n: number): string => (Number.isFinite(n) ? String(n) : 'null');
+const booleansJson = (values: readonly boolean[]): string => (values.length ? `[${values.join(',')}]` : '[]');
+const listJson = (values: readonly unknown[]): string => (values.length ? JSON.stringify(values) : '[]');
+
+const DEFAULT_CONFIG =
+  '{"key":null,"name":null,"version":0,"default":true,"payload":null,"ruleEvaluationResults":[],"evaluationErrors":[],"missingContextFields":[]}';
+
+function configJson(config: ConfigEvaluation | undefined): string {
+  if (!config) return DEFAULT_CONFIG;
+  const key = config.key === null ? 'null' : JSON.stringify(config.key);
+  return (
+    `{"key":${key},"name":${key},"version":${numberJson(config.version)},"default":${config.key === null}` +
+    `,"payload":${payloadJson(config.payload)},"ruleEvaluationResults":${booleansJson(config.ruleEvaluationResults)}` +
+    `,"evaluationErrors":${listJson(config.evaluationErrors)},"missingContextFields":${listJson(config.missingContextFields)}}`
+  );
+}
+
+function entryJson(text: FlagText, evaluation: FlagEvaluation, userOptedIn: boolean, companyOptedIn: boolean, optInEnabled: boolean): string {
+  return (
+    text.head +
+    numberJson(evaluation.targetingVersion) +
+    (evaluation.isEnabled ? ',"isEnabled":true' : ',"isEnabled":false') +
+    (optInEnabled ? ',"optInEnabled":true' : ',"optInEnabled":false') +
+    `,"optIn":{"userOptedIn":${userOptedIn},"companyOptedIn":${companyOptedIn},"isOptedIn":${userOptedIn || companyOptedIn}` +
+    text.middle +
+    configJson(evaluation.config) +
+    `,"ruleEvaluationResults":${booleansJson(evaluation.ruleEvaluationResults)}` +
+    `,"evaluationErrors":${listJson(evaluation.evaluationErrors)}` +
+    `,"missingContextFields":${listJson(evaluation.missingContextFields)}}`
+  );
+}
+
+/** The JSON text of the `features` object of `/features/evaluated` and `/features/enabled`. */
+export function evaluatedFeaturesJson(
+  state: EnvironmentState,
+  context: Context,
+  optIns: OptInIndex,
+  options: EvaluateOptions,
+): string {
+  let evaluations: FlagEvaluation[];
+  if (options.key !== undefined) {
+    const one = state.compiled.evaluate(options.key, context);
+    evaluations = one ? [one] : [];
+  } else {
+    evaluations = Object.values(state.compiled.evaluateAll(context));
+  }
+  const userId = idText(context.user?.id);
+  const companyId = idText(context.company?.id);
+  const optInEnabled = options.optInEnabled;
+  const cache = textsOf(state);
+  const { users, companies } = optIns;
+  let out = '{';
+  let first = true;
+  for (const evaluation of evaluations) {
+    if (options.enabledOnly && !evaluation.isEnabled) continue;
+    const flag = state.flags.get(evaluation.key);
+    if (!flag || (flag.secret && !options.includeSecret)) continue;
+    const text = textFor(state, cache, flag, evaluation.key);
+    const userOptedIn = userId !== undefined && (users.get(flag.id)?.has(userId) ?? false);
+    const companyOptedIn = companyId !== undefined && (companies.get(flag.id)?.has(companyId) ?? false);
+    const signature = outcomeSignature(evaluation, userOptedIn, companyOptedIn, optInEnabled);
+    let entry = signature < 0 ? undefined : text.outcomes.get(signature);
+    if (entry === undefined) {
+      entry = entryJson(text, evaluation, userOptedIn, companyOptedIn, optInEnabled);
+      if (signature >= 0 && text.outcomes.size < MAX_OUTCOMES) text.outcomes.set(signature, entry);
+    }
+    out += first ? entry : `,${entry}`;
+    first = false;
+  }
+  return out + '}';
+}
