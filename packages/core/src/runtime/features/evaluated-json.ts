@@ -29,34 +29,60 @@ const MAX_OUTCOMES = 64;
 /** Rule results beyond this count do not fit the signature: such flags are written per request. */
 const MAX_SIGNATURE_RULES = 24;
 
-/** Per snapshot version: flag key → its text (the snapshot itself is not ours to extend). */
-const textCache = new WeakMap<EnvironmentState, Map<string, FlagText>>();
-
-function textsOf(state: EnvironmentState): Map<string, FlagText> {
-  let map = textCache.get(state);
-  if (!map) {
-    map = new Map();
-    textCache.set(state, map);
-  }
-  return map;
+/** What a request needs of one flag besides its evaluation, found with one lookup. */
+interface FlagRow {
+  flag: FlagRecord;
+  text: FlagText;
+  optedInUsers: ReadonlySet<string> | undefined;
+  optedInCompanies: ReadonlySet<string> | undefined;
 }
 
-function textFor(state: EnvironmentState, cache: Map<string, FlagText>, flag: FlagRecord, key: string): FlagText {
-  let text = cache.get(key);
-  if (!text) {
-    const keyJson = JSON.stringify(key);
-    const stage = (flag.stageId && state.stages.get(flag.stageId)) || null;
-    // `JSON.stringify` leaves out members whose value is undefined; so must the fragments.
-    const description = flag.description === undefined ? '' : `,"description":${JSON.stringify(flag.description)}`;
-    const name = flag.name === undefined ? '' : `,"name":${JSON.stringify(flag.name)}`;
-    text = {
-      head: `${keyJson}:{"key":${keyJson},"targetingVersion":`,
-      middle: `${name}${description}},"stage":${JSON.stringify(stage)},"config":`,
-      outcomes: new Map(),
-    };
-    cache.set(key, text);
+interface Rows {
+  /** The opt-in index the rows were made with: it is per snapshot too, but may be replaced after a failed read. */
+  optIns: OptInIndex;
+  byKey: Map<string, FlagRow | null>;
+  /** Outlives a new opt-in index: entries are keyed by the opt-in booleans, not by who opted in. */
+  texts: Map<string, FlagText>;
+}
+
+/** Per snapshot version (the snapshot itself is not ours to extend). */
+const rowCache = new WeakMap<EnvironmentState, Rows>();
+
+function rowsOf(state: EnvironmentState, optIns: OptInIndex): Rows {
+  let rows = rowCache.get(state);
+  if (!rows || rows.optIns !== optIns) {
+    rows = { optIns, byKey: new Map(), texts: rows?.texts ?? new Map() };
+    rowCache.set(state, rows);
   }
-  return text;
+  return rows;
+}
+
+function rowFor(state: EnvironmentState, rows: Rows, key: string): FlagRow | null {
+  let row = rows.byKey.get(key);
+  if (row === undefined) {
+    const flag = state.flags.get(key);
+    row = null;
+    if (flag) {
+      let text = rows.texts.get(key);
+      if (!text) rows.texts.set(key, (text = flagText(state, flag, key)));
+      row = { flag, text, optedInUsers: rows.optIns.users.get(flag.id), optedInCompanies: rows.optIns.companies.get(flag.id) };
+    }
+    rows.byKey.set(key, row);
+  }
+  return row;
+}
+
+function flagText(state: EnvironmentState, flag: FlagRecord, key: string): FlagText {
+  const keyJson = JSON.stringify(key);
+  const stage = (flag.stageId && state.stages.get(flag.stageId)) || null;
+  // `JSON.stringify` leaves out members whose value is undefined; so must the fragments.
+  const description = flag.description === undefined ? '' : `,"description":${JSON.stringify(flag.description)}`;
+  const name = flag.name === undefined ? '' : `,"name":${JSON.stringify(flag.name)}`;
+  return {
+    head: `${keyJson}:{"key":${keyJson},"targetingVersion":`,
+    middle: `${name}${description}},"stage":${JSON.stringify(stage)},"config":`,
+    outcomes: new Map(),
+  };
 }
 
 /**
@@ -136,18 +162,17 @@ export function evaluatedFeaturesJson(
   const userId = idText(context.user?.id);
   const companyId = idText(context.company?.id);
   const optInEnabled = options.optInEnabled;
-  const cache = textsOf(state);
-  const { users, companies } = optIns;
+  const rows = rowsOf(state, optIns);
   let out = '{';
   let first = true;
   for (const evaluation of evaluations) {
     if (options.enabledOnly && !evaluation.isEnabled) continue;
-    const flag = state.flags.get(evaluation.key);
-    if (!flag || (flag.secret && !options.includeSecret)) continue;
-    const text = textFor(state, cache, flag, evaluation.key);
-    const userOptedIn = userId !== undefined && (users.get(flag.id)?.has(userId) ?? false);
-    const companyOptedIn = companyId !== undefined && (companies.get(flag.id)?.has(companyId) ?? false);
+    const row = rowFor(state, rows, evaluation.key);
+    if (!row || (row.flag.secret && !options.includeSecret)) continue;
+    const userOptedIn = userId !== undefined && (row.optedInUsers?.has(userId) ?? false);
+    const companyOptedIn = companyId !== undefined && (row.optedInCompanies?.has(companyId) ?? false);
     const signature = outcomeSignature(evaluation, userOptedIn, companyOptedIn, optInEnabled);
+    const text = row.text;
     let entry = signature < 0 ? undefined : text.outcomes.get(signature);
     if (entry === undefined) {
       entry = entryJson(text, evaluation, userOptedIn, companyOptedIn, optInEnabled);
