@@ -1,25 +1,23 @@
-import { GrowthBookClient } from '@growthbook/growthbook';
-import {
-  basicLogger,
-  init as initLaunchDarkly,
-  integrations,
-  type LDClient,
-  type LDContext,
-} from '@launchdarkly/node-server-sdk';
-import { FlagdCore } from '@openfeature/flagd-core';
-import { newEvaluator } from '@reflag/flag-evaluation';
-import { InMemStorageProvider, Unleash } from 'unleash-client';
-import type { FeatureInterface } from 'unleash-client/lib/feature';
-import type { Constraint } from 'unleash-client/lib/strategy/strategy';
-import { compileSnapshot, rolloutHash, type FlagDefinition } from '@flagmount/engine';
+import type { LDContext } from '@launchdarkly/node-server-sdk';
+import { compileSnapshot, rolloutHash } from '@flagmount/engine';
 import { interleave, type Measurement, type Subject } from './lib/measure.js';
 import type { BenchResult, Cell } from './lib/result.js';
 import { formatNumber } from './lib/table.js';
+import {
+  flagd,
+  flagmountFlag,
+  growthbookClient,
+  launchDarkly,
+  reflagEvaluator,
+  silentLogger,
+  unleash,
+} from './peers/eval-engines.js';
 
 /**
  * Issue 5: in-process evaluation cost of one flag, the same flag in every engine: rule 1 `company.plan IS
  * enterprise`, rule 2 a 50% rollout on the user id. 1M contexts with distinct user ids, 10% enterprise.
  * Then 50 such flags evaluated at once for one context, where the engine has an all-flags call.
+ * The flag in each engine's format, and the engines' offline set-up, are in peers/eval-engines.ts.
  */
 
 // BENCH_EVAL_CONTEXTS shrinks the run for a smoke test; RESULTS.md should come from the full million.
@@ -47,97 +45,6 @@ function workload() {
 }
 
 const { ids, plans } = workload();
-
-// ---------------------------------------------------------------- flag definitions, one per engine
-
-const flagmountFlag = (key: string): FlagDefinition => ({
-  key,
-  targetingVersion: 1,
-  rules: [
-    { filter: { type: 'context', field: 'company.plan', operator: 'IS', values: ['enterprise'] } },
-    {
-      filter: { type: 'rolloutPercentage', key, partialRolloutAttribute: 'user.id', partialRolloutThreshold: 50_000 },
-    },
-  ],
-});
-
-const flagdFlag = (key: string) => ({
-  state: 'ENABLED',
-  variants: { on: true, off: false },
-  defaultVariant: 'off',
-  targeting: {
-    if: [
-      { '==': [{ var: 'company.plan' }, 'enterprise'] },
-      'on',
-      { fractional: [{ cat: [{ var: '$flagd.flagKey' }, { var: 'user.id' }] }, ['on', 50], ['off', 50]] },
-    ],
-  },
-});
-
-const growthbookFeature = {
-  defaultValue: false,
-  rules: [
-    { condition: { 'company.plan': 'enterprise' }, force: true },
-    { force: true, coverage: 0.5, hashAttribute: 'id' },
-  ],
-};
-
-const unleashFeature: FeatureInterface = {
-  name: FLAG,
-  enabled: true,
-  type: 'release',
-  project: 'default',
-  stale: false,
-  impressionData: false,
-  variants: [],
-  strategies: [
-    {
-      name: 'default',
-      parameters: {},
-      constraints: [
-        {
-          contextName: 'companyPlan',
-          operator: 'IN' as Constraint['operator'],
-          values: ['enterprise'],
-          inverted: false,
-          caseInsensitive: false,
-        },
-      ],
-    },
-    { name: 'flexibleRollout', parameters: { rollout: '50', stickiness: 'userId', groupId: FLAG }, constraints: [] },
-  ],
-};
-
-const launchDarklyFlag = (key: string) => ({
-  key,
-  version: 1,
-  on: true,
-  salt: key,
-  variations: [true, false],
-  offVariation: 1,
-  targets: [],
-  contextTargets: [],
-  prerequisites: [],
-  rules: [
-    {
-      id: 'enterprise',
-      variation: 0,
-      clauses: [{ contextKind: 'company', attribute: 'plan', op: 'in', values: ['enterprise'], negate: false }],
-    },
-  ],
-  fallthrough: {
-    rollout: {
-      contextKind: 'user',
-      bucketBy: 'key',
-      variations: [
-        { variation: 0, weight: 50_000 },
-        { variation: 1, weight: 50_000 },
-      ],
-    },
-  },
-  trackEvents: false,
-  clientSideAvailability: { usingEnvironmentId: false, usingMobileKey: false },
-});
 
 // ---------------------------------------------------------------- engines
 
@@ -178,46 +85,6 @@ function syncSubject<C>(name: string, shape: (i: number) => C, evaluate: (contex
       return enabled;
     },
   };
-}
-
-const silentLogger = { error() {}, warn() {}, info() {}, debug() {} };
-
-async function launchDarkly(flags: string[]): Promise<LDClient> {
-  const td = new integrations.TestData();
-  for (const key of flags) await td.usePreconfiguredFlag(launchDarklyFlag(key));
-  const client = initLaunchDarkly('sdk-bench-offline', {
-    updateProcessor: td.getFactory(),
-    sendEvents: false,
-    diagnosticOptOut: true,
-    logger: basicLogger({ level: 'none' }),
-  });
-  await client.waitForInitialization({ timeout: 10 });
-  return client;
-}
-
-async function unleash(): Promise<Unleash> {
-  const client = new Unleash({
-    appName: 'flagmount-bench',
-    url: 'http://127.0.0.1:9/unleash', // never fetched: refreshInterval 0
-    refreshInterval: 0,
-    disableMetrics: true,
-    skipInstanceCountWarning: true,
-    storageProvider: new InMemStorageProvider(),
-    bootstrap: { data: [unleashFeature] },
-  });
-  client.on('error', () => undefined);
-  client.on('warn', () => undefined);
-  await new Promise<void>((resolve) =>
-    client.isSynchronized() ? resolve() : client.once('synchronized', () => resolve()),
-  );
-  return client;
-}
-
-function flagd(keys: string[]): FlagdCore {
-  const core = new FlagdCore(undefined, silentLogger);
-  const flags = Object.fromEntries(keys.map((key) => [key, flagdFlag(key)]));
-  core.setConfigurations(JSON.stringify({ flags }));
-  return core;
 }
 
 // ---------------------------------------------------------------- report helpers
@@ -264,10 +131,10 @@ function hashOnly(): Subject {
 
 export default async function run(): Promise<BenchResult> {
   const flagmount = compileSnapshot({ flagStateVersion: 1, flags: [flagmountFlag(FLAG)] });
-  const reflag = newEvaluator(flagmountFlag(FLAG).rules.map((rule) => ({ filter: rule.filter as never, value: true })));
+  const reflag = reflagEvaluator(FLAG);
   const flagdCore = flagd([FLAG]);
-  const growthbook = new GrowthBookClient().initSync({ payload: { features: { [FLAG]: growthbookFeature } } });
-  const unleashClient = await unleash();
+  const growthbook = growthbookClient(FLAG);
+  const unleashClient = await unleash(FLAG);
   const ld = await launchDarkly([FLAG]);
 
   const single: Subject[] = [
@@ -307,10 +174,7 @@ export default async function run(): Promise<BenchResult> {
   const keys = Array.from({ length: ALL_FLAGS }, (_, i) => `flag-${i}`);
   const LAST = keys.at(-1)!;
   const flagmountAll = compileSnapshot({ flagStateVersion: 1, flags: keys.map(flagmountFlag) });
-  const reflagAll = keys.map((key) => ({
-    key,
-    evaluate: newEvaluator(flagmountFlag(key).rules.map((rule) => ({ filter: rule.filter as never, value: true }))),
-  }));
+  const reflagAll = keys.map((key) => ({ key, evaluate: reflagEvaluator(key) }));
   const flagdAll = flagd(keys);
   const ldAll = await launchDarkly(keys);
   // Not enterprise, so every flag evaluates both rules and hashes.
