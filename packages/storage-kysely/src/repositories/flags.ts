@@ -1,6 +1,9 @@
 import type { FlagRecord, FlagRepository, Patch } from '@flagmount/core';
+import type { Selectable } from 'kysely';
 import { codecs } from '../codecs.js';
+import type { FlagsTable } from '../schema.js';
 import { affected, type RepoContext } from './context.js';
+import { readPaged } from './paged.js';
 
 const codec = codecs.flags;
 
@@ -20,16 +23,15 @@ export function flagRepository(ctx: RepoContext): FlagRepository {
         .executeTakeFirst();
       return row && codec.decode(row);
     },
-    async listByApp(appId) {
-      const rows = await ctx
-        .db()
-        .selectFrom('flags')
-        .selectAll()
-        .where('app_id', '=', appId)
-        .orderBy('created_at')
-        .orderBy('id')
-        .execute();
-      return rows.map((row) => codec.decode(row));
+    listByApp(appId) {
+      return readPaged<Selectable<FlagsTable>, FlagRecord>(
+        (after, limit) => {
+          let query = ctx.db().selectFrom('flags').selectAll().where('app_id', '=', appId);
+          if (after) query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(after.created_at, after.id)));
+          return query.orderBy('created_at').orderBy('id').limit(limit).execute();
+        },
+        (row) => codec.decode(row),
+      );
     },
     async insert(row) {
       await ctx.db().insertInto('flags').values(codec.encode(row, ctx.enc)).execute();

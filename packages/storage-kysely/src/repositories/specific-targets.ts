@@ -1,22 +1,27 @@
-import type { SpecificTargetRepository } from '@flagmount/core';
+import type { SpecificTargetRecord, SpecificTargetRepository } from '@flagmount/core';
+import type { Selectable } from 'kysely';
 import { codecs } from '../codecs.js';
+import type { SpecificTargetsTable } from '../schema.js';
 import { affected, type RepoContext } from './context.js';
+import { readPaged } from './paged.js';
 
 const codec = codecs.specificTargets;
 
 export function specificTargetRepository(ctx: RepoContext): SpecificTargetRepository {
   return {
-    async listByEnv(envId) {
-      const rows = await ctx
-        .db()
-        .selectFrom('specific_targets')
-        .selectAll()
-        .where('env_id', '=', envId)
-        .orderBy('flag_id')
-        .orderBy('entity_type')
-        .orderBy('entity_id')
-        .execute();
-      return rows.map((row) => codec.decode(row));
+    listByEnv(envId) {
+      return readPaged<Selectable<SpecificTargetsTable>, SpecificTargetRecord>(
+        (after, limit) => {
+          let query = ctx.db().selectFrom('specific_targets').selectAll().where('env_id', '=', envId);
+          if (after) {
+            query = query.where((eb) =>
+              eb(eb.refTuple('flag_id', 'entity_type', 'entity_id'), '>', eb.tuple(after.flag_id, after.entity_type, after.entity_id)),
+            );
+          }
+          return query.orderBy('flag_id').orderBy('entity_type').orderBy('entity_id').limit(limit).execute();
+        },
+        (row) => codec.decode(row),
+      );
     },
     async listForEntity(envId, entityType, entityId) {
       const rows = await ctx

@@ -1,6 +1,9 @@
-import type { TargetingRepository } from '@flagmount/core';
+import type { FlagTargetingRecord, TargetingRepository } from '@flagmount/core';
+import type { Selectable } from 'kysely';
 import { codecs } from '../codecs.js';
+import type { FlagTargetingTable } from '../schema.js';
 import { pick, type RepoContext } from './context.js';
+import { readPaged } from './paged.js';
 
 const codec = codecs.targeting;
 
@@ -16,15 +19,15 @@ export function targetingRepository(ctx: RepoContext): TargetingRepository {
         .executeTakeFirst();
       return row && codec.decode(row);
     },
-    async listByEnv(envId) {
-      const rows = await ctx
-        .db()
-        .selectFrom('flag_targeting')
-        .selectAll()
-        .where('env_id', '=', envId)
-        .orderBy('flag_id')
-        .execute();
-      return rows.map((row) => codec.decode(row));
+    listByEnv(envId) {
+      return readPaged<Selectable<FlagTargetingTable>, FlagTargetingRecord>(
+        (after, limit) => {
+          let query = ctx.db().selectFrom('flag_targeting').selectAll().where('env_id', '=', envId);
+          if (after) query = query.where('flag_id', '>', after.flag_id);
+          return query.orderBy('flag_id').limit(limit).execute();
+        },
+        (row) => codec.decode(row),
+      );
     },
     async put(row) {
       const values = codec.encode(row, ctx.enc);
