@@ -28,5 +28,14 @@ export interface Sqlite3RunResult {
 export interface Sqlite3Database {
   all(sql: string, params: unknown[], callback: (err: Error | null, rows: unknown[]) => void): unknown;
   run(sql: string, params: unknown[], callback: (this: Sqlite3RunResult, err: Error | null) => void): unknown;
+  /** When present, statements are prepared once and kept (see statement-cache.ts). */
+  prepare?(sql: string, callback: (err: Error | null) => void): Sqlite3Statement;
   close(callback: (err: Error | null) => void): void;
+}
+
+/** The subset of `sqlite3`'s `Statement` the driver uses. */
+export interface Sqlite3Statement {
+  all(params: unknown[], callback: (err: Error | null, rows: unknown[]) => void): unknown;
+  run(params: unknown[], callback: (this: Sqlite3RunResult, err: Error | null) => void): unknown;
+  finalize(callback: (err: Error | null) => void): unknown;
 }

@@ -13,6 +13,7 @@ import {
 } from 'kysely';
 import type { Sqlite3Database, Sqlite3DialectConfig, Sqlite3RunResult } from './sqlite3-dialect-config.js';
 import { savepointCommand } from './savepoint.js';
+import { StatementCache } from './statement-cache.js';
 
 /**
  * A Kysely driver over one asynchronous `sqlite3` connection. Like Kysely's own SqliteDriver, every query and every
@@ -97,6 +98,7 @@ export class Sqlite3Driver implements Driver {
     this.#destroyed = true;
     try {
       const db = this.#db;
+      await this.#connection?.statements?.clear();
       if (db) await new Promise<void>((resolve, reject) => db.close((err) => (err ? reject(err) : resolve())));
     } finally {
       this.#mutex.unlock();
@@ -105,6 +107,11 @@ export class Sqlite3Driver implements Driver {
 }
 
 const DML = /^\s*(insert|update|delete|replace)\b/i;
+/**
+ * Statements worth keeping prepared: queries and writes. Transaction control, PRAGMAs and DDL run once or change
+ * what a kept statement would mean, so they are prepared per call as before.
+ */
+const KEEP = /^\s*(select|insert|update|delete|replace|with)\b/i;
 const RETURNING = /\breturning\b/i;
 
 /** Whether a query yields rows (`all`) or only a change count (`run`): `sqlite3` reports one or the other. */
@@ -119,11 +126,26 @@ function returnsRows(query: RootOperationNode | undefined, sql: string): boolean
 }
 
 class Sqlite3Connection implements DatabaseConnection {
-  constructor(private readonly db: Sqlite3Database) {}
+  /** Absent when the database object has no `prepare` (a minimal stand-in): then every query prepares anew. */
+  readonly statements: StatementCache | undefined;
 
-  executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+  constructor(private readonly db: Sqlite3Database) {
+    this.statements = typeof db.prepare === 'function' ? new StatementCache(db) : undefined;
+  }
+
+  async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
     const { sql, query } = compiledQuery;
     const parameters = [...compiledQuery.parameters];
+    const statements = this.statements;
+    if (statements && KEEP.test(sql)) {
+      if (returnsRows(query, sql)) return { rows: await statements.all<R>(sql, parameters) };
+      const result = await statements.run(sql, parameters);
+      return {
+        numAffectedRows: BigInt(result.changes ?? 0),
+        insertId: result.lastID === undefined || result.lastID === null ? undefined : BigInt(result.lastID),
+        rows: [],
+      };
+    }
     if (returnsRows(query, sql)) {
       return new Promise((resolve, reject) => {
         this.db.all(sql, parameters, (err, rows) => (err ? reject(err) : resolve({ rows: rows as R[] })));
