@@ -85,8 +85,11 @@ export async function nodeRequestBody(req: IncomingMessage, parsed: unknown, lim
   return { kind: 'raw', text: await readRawBody(req, limit), ...type };
 }
 
-/** Builds the core request from a path+query below the mount and Node's request. */
-export function toCoreRequest(req: IncomingMessage, pathAndQuery: string, body: RequestBody): CoreRequest {
+/**
+ * Builds the core request from a path+query below the mount and Node's request; given the response, its `signal`
+ * follows the client's connection.
+ */
+export function toCoreRequest(req: IncomingMessage, pathAndQuery: string, body: RequestBody, res?: ServerResponse): CoreRequest {
   const q = pathAndQuery.indexOf('?');
   const path = q === -1 ? pathAndQuery : pathAndQuery.slice(0, q);
   const query: Array<[string, string]> = q === -1 ? [] : [...new URLSearchParams(pathAndQuery.slice(q + 1))];
@@ -94,30 +97,38 @@ export function toCoreRequest(req: IncomingMessage, pathAndQuery: string, body: 
   for (const [name, value] of Object.entries(req.headers)) {
     headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
-  return { method: (req.method ?? 'GET').toUpperCase(), path: path || '/', query, headers, body };
+  return new NodeCoreRequest((req.method ?? 'GET').toUpperCase(), path || '/', query, headers, body, res);
 }
 
 /**
- * An AbortSignal that fires when the client disconnects before the response is done. Made on first use: only a
- * request that waits (`waitForVersion`) reads it, and an AbortController per request is a measurable share of a
- * fast evaluation.
+ * A core request over Node's request. Its `signal` (aborted when the client disconnects before the response is
+ * done) is made on first use: only a request that waits (`waitForVersion`) reads it, and an AbortController per
+ * request is a measurable share of a fast evaluation.
  */
-function lazyDisconnectSignal(request: CoreRequest, res: ServerResponse): void {
-  let signal: AbortSignal | undefined;
-  Object.defineProperty(request, 'signal', {
-    enumerable: true,
-    get() {
-      if (signal) return signal;
-      const controller = new AbortController();
-      signal = controller.signal;
-      const abort = () => {
-        if (!res.writableEnded) controller.abort();
-      };
-      if (res.closed) abort();
-      else res.once('close', abort);
-      return signal;
-    },
-  });
+class NodeCoreRequest implements CoreRequest {
+  #signal: AbortSignal | undefined;
+
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    readonly query: Array<[string, string]>,
+    readonly headers: Record<string, string | undefined>,
+    readonly body: RequestBody,
+    private readonly res: ServerResponse | undefined,
+  ) {}
+
+  get signal(): AbortSignal | undefined {
+    if (this.#signal || !this.res) return this.#signal;
+    const res = this.res;
+    const controller = new AbortController();
+    this.#signal = controller.signal;
+    const abort = () => {
+      if (!res.writableEnded) controller.abort();
+    };
+    if (res.closed) abort();
+    else res.once('close', abort);
+    return this.#signal;
+  }
 }
 
 /**
@@ -230,9 +241,7 @@ export async function handleNodeRequest(
     return unreadableRequestResponse(error);
   }
   try {
-    const request = toCoreRequest(req, pathAndQuery, body);
-    lazyDisconnectSignal(request, res);
-    const response = await mount.handle(request);
+    const response = await mount.handle(toCoreRequest(req, pathAndQuery, body, res));
     checkHeaders(response.headers);
     return response;
   } catch (error) {
