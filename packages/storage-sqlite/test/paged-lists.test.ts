@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FlagRecord, SpecificTargetRecord, Storage } from '@flagmount/core';
+import { app, environment, flag as fixtureFlag, organization } from '@flagmount/storage-conformance';
 import { sqliteStorage } from '@flagmount/storage-sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGE_ROWS } from '../../storage-kysely/src/repositories/paged.js';
@@ -21,31 +22,11 @@ let storage: Storage;
 const scrambled = (prefix: string, i: number) => `${prefix}${String((i * 7919) % COUNT).padStart(6, '0')}`;
 const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-function flag(i: number): FlagRecord {
-  const id = scrambled('fl', i);
-  return {
-    id,
-    appId: 'app_a',
-    key: `flag-${id}`,
-    name: `Flag ${id}`,
-    description: null,
-    stageId: null,
-    ownerUserId: null,
-    parentFlagId: null,
-    archived: false,
-    permanent: false,
-    secret: false,
-    // Most flags share one creation time: only the id orders them.
-    createdAt: i % 10 === 0 ? T1 : T0,
-    updatedAt: T0,
-    rolledOutToEveryoneAt: null,
-    codeRefsCleanedUp: false,
-    codeRefsMarkedCleanUserName: null,
-    codeRefsMarkedCleanAt: null,
-  };
-}
+// Most flags share one creation time: only the id orders them.
+const flagNumber = (i: number): FlagRecord =>
+  fixtureFlag({ id: scrambled('fl', i), key: `flag-${scrambled('fl', i)}`, createdAt: i % 10 === 0 ? T1 : T0, updatedAt: T0 });
 
-const flags = Array.from({ length: COUNT }, (_, i) => flag(i));
+const flags = Array.from({ length: COUNT }, (_, i) => flagNumber(i));
 // Specific targets of a few flags only, so that flag_id ties and entity_type / entity_id decide.
 const targets: SpecificTargetRecord[] = flags.slice(0, 7).flatMap((f, n) =>
   Array.from({ length: Math.ceil(COUNT / 7) }, (_, i): SpecificTargetRecord => ({
@@ -62,19 +43,9 @@ beforeAll(async () => {
   storage = sqliteStorage({ filename: join(dir, 'paged.db'), pollIntervalMs: 0 });
   await storage.migrate();
   await storage.transaction(async (tx) => {
-    await tx.organizations.insert({ id: 'org_a', name: 'Org', createdAt: T0 });
-    await tx.apps.insert({ id: 'app_a', orgId: 'org_a', name: 'App', demo: false, flagKeyFormat: 'custom', createdAt: T0 });
-    await tx.environments.insert({
-      id: 'env_a',
-      appId: 'app_a',
-      name: 'Development',
-      isProduction: false,
-      order: 0,
-      flagStateVersion: 0,
-      publishableKey: 'pub_0123456789abcdefghijklmnopq',
-      secretKey: 'sec_0123456789abcdefghijklmnopq',
-      createdAt: T0,
-    });
+    await tx.organizations.insert(organization());
+    await tx.apps.insert(app());
+    await tx.environments.insert(environment());
     for (const f of flags) {
       await tx.flags.insert(f);
       await tx.targeting.put({
