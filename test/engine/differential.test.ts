@@ -130,9 +130,9 @@ function oracle(filters: Filter[], { context, arrays }: GeneratedContext): Expec
 }
 
 interface Reported {
-  ruleEvaluationResults: boolean[];
-  missingContextFields: string[];
-  evaluationErrors: EvaluationError[];
+  ruleEvaluationResults: readonly boolean[];
+  missingContextFields: readonly string[];
+  evaluationErrors: readonly EvaluationError[];
 }
 
 /** Assert one evaluation against the library (no arrays) or the oracle (arrays); returns what was expected. */

@@ -37,18 +37,18 @@ export interface ConfigEvaluation {
   /** Payload of the selected variant; null when none matched. Frozen: it is shared by every evaluation. */
   payload: unknown;
   /** One entry per variant, in order: every variant is evaluated, as in Reflag's node SDK. */
-  ruleEvaluationResults: boolean[];
-  evaluationErrors: EvaluationError[];
-  missingContextFields: string[];
+  ruleEvaluationResults: readonly boolean[];
+  evaluationErrors: readonly EvaluationError[];
+  missingContextFields: readonly string[];
 }
 
 export interface FlagEvaluation {
   key: string;
   isEnabled: boolean;
   targetingVersion: number;
-  ruleEvaluationResults: boolean[];
-  evaluationErrors: EvaluationError[];
-  missingContextFields: string[];
+  ruleEvaluationResults: readonly boolean[];
+  evaluationErrors: readonly EvaluationError[];
+  missingContextFields: readonly string[];
   /** Undefined when the flag has no config variants. */
   config: ConfigEvaluation | undefined;
 }

@@ -205,8 +205,9 @@ export class FlagmountClient {
             targetingVersion: evaluation.targetingVersion,
             evalContext,
             evalResult: resolved.isEnabled,
-            evalRuleResults: evaluation.ruleEvaluationResults,
-            evalMissingFields: evaluation.missingContextFields,
+            // Copies: the engine hands out shared, frozen arrays, and the event outlives this call.
+            evalRuleResults: [...evaluation.ruleEvaluationResults],
+            evalMissingFields: [...evaluation.missingContextFields],
           });
         }
         return resolved.isEnabled;
@@ -219,8 +220,8 @@ export class FlagmountClient {
             ...(evaluation.config ? { targetingVersion: evaluation.config.version } : {}),
             evalContext,
             evalResult: { key: resolved.config.key, payload: resolved.config.payload },
-            evalRuleResults: evaluation.config?.ruleEvaluationResults ?? [],
-            evalMissingFields: evaluation.config?.missingContextFields ?? [],
+            evalRuleResults: [...(evaluation.config?.ruleEvaluationResults ?? [])],
+            evalMissingFields: [...(evaluation.config?.missingContextFields ?? [])],
           });
         }
         return resolved.config;

@@ -79,9 +79,9 @@ function toEvaluatedFeature(
           version: config.version,
           default: config.key === null,
           payload: config.payload ?? null,
-          ruleEvaluationResults: config.ruleEvaluationResults,
-          evaluationErrors: config.evaluationErrors,
-          missingContextFields: config.missingContextFields,
+          ruleEvaluationResults: [...config.ruleEvaluationResults],
+          evaluationErrors: [...config.evaluationErrors],
+          missingContextFields: [...config.missingContextFields],
         }
       : {
           key: null,
@@ -93,8 +93,9 @@ function toEvaluatedFeature(
           evaluationErrors: [],
           missingContextFields: [],
         },
-    ruleEvaluationResults: evaluation.ruleEvaluationResults,
-    evaluationErrors: evaluation.evaluationErrors,
-    missingContextFields: evaluation.missingContextFields,
+    // Copies: the engine's arrays may be shared and frozen, and this answer is the caller's to keep.
+    ruleEvaluationResults: [...evaluation.ruleEvaluationResults],
+    evaluationErrors: [...evaluation.evaluationErrors],
+    missingContextFields: [...evaluation.missingContextFields],
   };
 }
