@@ -53,11 +53,8 @@ const MAX_SHARED_RULES = 5;
  * 63 arrays handed out instead of a new one per evaluation. Frozen, since every caller shares them (nothing in
  * core writes to these arrays; a caller that wants to must copy).
  */
-const RESULT_VECTORS: readonly (readonly boolean[][])[] = Array.from({ length: MAX_SHARED_RULES + 1 }, (_, n) =>
-  Array.from({ length: 1 << n }, (_, mask) => {
-    const vector = Array.from({ length: n }, (_, i) => ((mask >> i) & 1) === 1);
-    return Object.freeze(vector) as boolean[];
-  }),
+const RESULT_VECTORS: readonly (readonly (readonly boolean[])[])[] = Array.from({ length: MAX_SHARED_RULES + 1 }, (_, n) =>
+  Array.from({ length: 1 << n }, (_, mask) => Object.freeze(Array.from({ length: n }, (_, i) => ((mask >> i) & 1) === 1))),
 );
 
 function frozenCopy(payload: unknown): unknown {
@@ -84,9 +81,9 @@ function deepFreeze<T>(value: T): T {
 const NO_FILTERS: readonly CompiledFilter[] = Object.freeze([]);
 const NO_VARIANTS: readonly CompiledVariant[] = Object.freeze([]);
 // Most evaluations report no problem: they all hand out these two (frozen, so that no caller can change what
-// the others see) instead of two new arrays each. Typed mutable only because FlagEvaluation's fields are.
-const NO_ERRORS = Object.freeze([]) as unknown as EvaluationError[];
-const NO_MISSING = Object.freeze([]) as unknown as string[];
+// the others see) instead of two new arrays each.
+const NO_ERRORS: readonly EvaluationError[] = Object.freeze([]);
+const NO_MISSING: readonly string[] = Object.freeze([]);
 
 /**
  * A compiled flag: plain data plus shared prototype methods, so a flag costs one small object and its rule list
@@ -106,15 +103,16 @@ class CompiledFlag {
     scope.missing = null;
     scope.errors = null;
     const rules = this.rules;
-    let results: boolean[];
+    let results: readonly boolean[];
     let isEnabled: boolean;
     if (rules.length <= MAX_SHARED_RULES) {
       const mask = ruleMask(rules, scope);
       results = RESULT_VECTORS[rules.length]![mask]!;
       isEnabled = mask !== 0;
     } else {
-      results = new Array<boolean>(rules.length);
-      isEnabled = runRules(rules, scope, results) >= 0;
+      const filled = new Array<boolean>(rules.length);
+      isEnabled = runRules(rules, scope, filled) >= 0;
+      results = filled;
     }
     // Read before the config's rules reset the collectors.
     const errors = scope.errors;
