@@ -1,4 +1,4 @@
-import { createFlagmount, type FlagRecord, type Storage } from '@flagmount/core';
+import { createFlagmount, newFlagRecord, type Storage } from '@flagmount/core';
 import { BENCH_KEYS } from '../servers/host-config.js';
 import { openStore } from '../servers/stores.js';
 import type { StoreSpec } from '../servers/host-config.js';
@@ -53,25 +53,7 @@ export async function seedStore(spec: StoreSpec, flagCount: number): Promise<{ e
     for (let start = 0; start < flags.length; start += CHUNK) {
       await storage.transaction(async (tx) => {
         for (const [offset, flag] of flags.slice(start, start + CHUNK).entries()) {
-          const record: FlagRecord = {
-            id: id('fl', start + offset + 1),
-            appId,
-            key: flag.key,
-            name: flag.key,
-            description: null,
-            stageId: null,
-            ownerUserId: null,
-            parentFlagId: null,
-            archived: false,
-            permanent: false,
-            secret: false,
-            createdAt: at,
-            updatedAt: at,
-            rolledOutToEveryoneAt: null,
-            codeRefsCleanedUp: false,
-            codeRefsMarkedCleanUserName: null,
-            codeRefsMarkedCleanAt: null,
-          };
+          const record = newFlagRecord({ id: id('fl', start + offset + 1), appId, key: flag.key, name: flag.key, createdAt: at });
           await tx.flags.insert(record);
           const rules = flagmountRules(flag, segmentIds);
           for (const envId of envIds) {

@@ -7,6 +7,7 @@ export * from './storage/records.js';
 export * from './storage/port.js';
 export * from './storage/errors.js';
 export * from './storage/transaction-scope.js';
+export { newFlagRecord, type NewFlagFields } from './domain/new-flag-record.js';
 
 export type { CoreRequest, CoreResponse, RequestBody, StreamBody, StreamSink } from './http/types.js';
 export { errorResponse, jsonResponse, type CoreHandler } from './http/handler.js';

@@ -20,6 +20,19 @@ function schemaFor(label: string): string {
   return schema;
 }
 
+/** A writer `a` that does not listen, a store `b` whose notices are recorded, and b's listener backend killed. */
+async function listenerDown(label: string) {
+  const schema = schemaFor(label);
+  const a = open(schema, { listen: false });
+  const b = open(schema);
+  await Promise.all([a.migrate(), b.migrate()]);
+  await a.environments.insert(env());
+  const seenB = record(b);
+  const [pid] = await listenerPids(schema);
+  await admin('select pg_terminate_backend($1)', [pid]);
+  return { a, seenB };
+}
+
 const env = (over: Partial<EnvironmentRecord> = {}): EnvironmentRecord => ({
   id: 'env_a',
   appId: 'app_a',
@@ -153,14 +166,7 @@ describe.skipIf(!available)('postgresStorage against a live server', () => {
   });
 
   it('announces on reconnecting what changed no version while its listener was down', async () => {
-    const schema = schemaFor('catchup_unversioned');
-    const a = open(schema, { listen: false });
-    const b = open(schema);
-    await Promise.all([a.migrate(), b.migrate()]);
-    await a.environments.insert(env());
-    const seenB = record(b);
-    const [pid] = await listenerPids(schema);
-    await admin('select pg_terminate_backend($1)', [pid]);
+    const { a, seenB } = await listenerDown('catchup_unversioned');
     // A new environment (version 0) and rotated keys (same version) while b hears nothing: no poll sees either.
     await a.transaction(async (tx) => {
       await tx.environments.insert(env({ id: 'env_b', name: '1', order: 1, publishableKey: 'pub_b123456789abcdefghijklmnopq', secretKey: 'sec_b123456789abcdefghijklmnopq' }));
@@ -172,14 +178,7 @@ describe.skipIf(!available)('postgresStorage against a live server', () => {
   });
 
   it('catches up on changes committed while its listener was down', async () => {
-    const schema = schemaFor('catchup');
-    const a = open(schema, { listen: false });
-    const b = open(schema);
-    await Promise.all([a.migrate(), b.migrate()]);
-    await a.environments.insert(env());
-    const seenB = record(b);
-    const [pid] = await listenerPids(schema);
-    await admin('select pg_terminate_backend($1)', [pid]);
+    const { a, seenB } = await listenerDown('catchup');
     // Committed while b has no LISTEN connection: the NOTIFY is lost, the poll on reconnection finds the bump.
     const version = await bumpAndPublish(a);
     await waitFor(() => seenB.some((n) => n.envId === 'env_a' && n.version === version), 'the missed change');

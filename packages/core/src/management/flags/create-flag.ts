@@ -4,7 +4,7 @@ import { addIssue, notPossible, type Issues } from '../../http/http-error.js';
 import { defineRoute } from '../../http/route.js';
 import { AppParamsSchema } from '../../schemas/common.js';
 import { CreateFlagBodySchema, FlagMutationResponseSchema, type FlagMutationResponse } from '../../schemas/flag.js';
-import type { FlagRecord } from '../../storage/records.js';
+import { newFlagRecord } from '../../domain/new-flag-record.js';
 import { actorOf, currentVersions, loadApp } from '../access.js';
 import { checkOwnerRef, checkStageRef } from './flag-references.js';
 import { flagKeyFormatProblem } from './flag-key-format.js';
@@ -37,7 +37,7 @@ export const createFlagRoute = defineRoute({
       if (Object.keys(issues).length) throw notPossible('The flag cannot be created', issues);
 
       const at = services.now().toISOString();
-      const row: FlagRecord = {
+      const row = newFlagRecord({
         id: newId('fl'),
         appId: app.id,
         key: body.key,
@@ -45,17 +45,10 @@ export const createFlagRoute = defineRoute({
         description: body.description ?? null,
         stageId: body.stageId ?? null,
         ownerUserId: body.ownerUserId ?? null,
-        parentFlagId: null,
-        archived: false,
         permanent: body.permanent ?? false,
         secret: body.secret ?? false,
         createdAt: at,
-        updatedAt: at,
-        rolledOutToEveryoneAt: null,
-        codeRefsCleanedUp: false,
-        codeRefsMarkedCleanUserName: null,
-        codeRefsMarkedCleanAt: null,
-      };
+      });
       await tx.flags.insert(row);
       const envs = await tx.environments.listByApp(app.id);
       tx.changesFlagState(...envs.map((e) => e.id));
