@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateFeatures } from '../../src/runtime/features/evaluate.js';
-import { evaluatedFeaturesJson } from '../../src/runtime/features/evaluated-json.js';
+import { evaluatedFeaturesBody } from '../../src/runtime/features/evaluated-json.js';
 import type { OptInIndex } from '../../src/runtime/features/opt-in-index.js';
 import { EnvironmentState } from '../../src/snapshot/environment-state.js';
 import type { FlagRecord } from '../../src/storage/records.js';
@@ -39,7 +39,7 @@ const optIns: OptInIndex = { users: new Map([['f7', new Set(['u1'])]]), companie
 const contexts = [{}, { user: { id: 'u1', plan: 'pro' } }, { user: { id: 'u2' }, company: { id: 'c1', tier: 3 } }, { company: { id: 'c9' } }];
 const keys = [undefined, 'plain', '__proto__', 'constructor', 'configured', 'missing'];
 
-describe('evaluatedFeaturesJson', () => {
+describe('evaluatedFeaturesBody', () => {
   it('writes exactly JSON.stringify(evaluateFeatures(...)) for every option combination, written and then kept', () => {
     let compared = 0;
     // The first pass writes each entry; the second finds most of them among the outcomes already written.
@@ -49,8 +49,11 @@ describe('evaluatedFeaturesJson', () => {
           for (const includeSecret of [false, true]) {
             for (const optInEnabled of [false, true]) {
               const options = { key, enabledOnly, includeSecret, optInEnabled };
-              const expected = JSON.stringify(evaluateFeatures(state, context, optIns, options));
-              expect(evaluatedFeaturesJson(state, context, optIns, options), JSON.stringify({ context, options })).toBe(expected);
+              const used = compared % 2 === 0;
+              const features = evaluateFeatures(state, context, optIns, options);
+              const expected = JSON.stringify({ success: true, flagStateVersion: 7, features, remoteContextUsed: used });
+              const body = evaluatedFeaturesBody(state, context, optIns, options, used).toString('utf8');
+              expect(body, JSON.stringify({ context, options })).toBe(expected);
               compared++;
             }
           }

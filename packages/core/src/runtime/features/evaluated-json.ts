@@ -13,6 +13,9 @@ import type { OptInIndex } from './opt-in-index.js';
  * text, and also its whole entry for each outcome seen so far: a flag's outcome without evaluation problems is
  * fixed by a few booleans (enabled, each rule's result, opted in), so most entries of most requests are one
  * string already written. Only outcomes with errors, missing fields or a config are written per request.
+ *
+ * The body is assembled from UTF-8 bytes kept per entry: a 50-flag answer is ~23 KB, and as one string built by
+ * concatenation it cost a flatten, a length scan and an encode per request (measured ~15 % of the route's CPU).
  */
 
 interface FlagText {
@@ -20,8 +23,8 @@ interface FlagText {
   head: string;
   /** `,"name":…,"description":…},"stage":…,"config":` */
   middle: string;
-  /** Whole entries by outcome signature (see `outcomeSignature`), at most MAX_OUTCOMES of them. */
-  outcomes: Map<number, string>;
+  /** Whole entries, each with a leading comma, by outcome signature (see `outcomeSignature`), at most MAX_OUTCOMES. */
+  outcomes: Map<number, Buffer>;
 }
 
 /** Per flag: more distinct outcomes than this are written per request rather than kept. */
@@ -43,6 +46,8 @@ interface Rows {
   byKey: Map<string, FlagRow | null>;
   /** Outlives a new opt-in index: entries are keyed by the opt-in booleans, not by who opted in. */
   texts: Map<string, FlagText>;
+  /** `{"success":true,"flagStateVersion":<version>,"features":` */
+  head: Buffer;
 }
 
 /** Per snapshot version (the snapshot itself is not ours to extend). */
@@ -51,7 +56,12 @@ const rowCache = new WeakMap<EnvironmentState, Rows>();
 function rowsOf(state: EnvironmentState, optIns: OptInIndex): Rows {
   let rows = rowCache.get(state);
   if (!rows || rows.optIns !== optIns) {
-    rows = { optIns, byKey: new Map(), texts: rows?.texts ?? new Map() };
+    rows = {
+      optIns,
+      byKey: new Map(),
+      texts: rows?.texts ?? new Map(),
+      head: rows?.head ?? Buffer.from(`{"success":true,"flagStateVersion":${state.version},"features":`),
+    };
     rowCache.set(state, rows);
   }
   return rows;
@@ -145,14 +155,22 @@ function entryJson(text: FlagText, evaluation: FlagEvaluation, userOptedIn: bool
   );
 }
 
-/** The JSON text of the `features` object of `/features/evaluated` and `/features/enabled`. */
-export function evaluatedFeaturesJson(
+const OPEN = Buffer.from('{');
+const TAIL_REMOTE = Buffer.from('},"remoteContextUsed":true}');
+const TAIL_SENT = Buffer.from('},"remoteContextUsed":false}');
+
+/**
+ * The whole `/features/evaluated` (and `/features/enabled`) body as UTF-8: the same bytes as
+ * `JSON.stringify({ success: true, flagStateVersion, features: evaluateFeatures(…), remoteContextUsed })`.
+ */
+export function evaluatedFeaturesBody(
   state: EnvironmentState,
   context: Context,
   optIns: OptInIndex,
   options: EvaluateOptions,
-): string {
-  let evaluations: FlagEvaluation[];
+  remoteContextUsed: boolean,
+): Buffer {
+  let evaluations: readonly FlagEvaluation[];
   if (options.key !== undefined) {
     const one = state.compiled.evaluate(options.key, context);
     evaluations = one ? [one] : [];
@@ -163,8 +181,8 @@ export function evaluatedFeaturesJson(
   const companyId = idText(context.company?.id);
   const optInEnabled = options.optInEnabled;
   const rows = rowsOf(state, optIns);
-  let out = '{';
-  let first = true;
+  const parts: Buffer[] = [rows.head, OPEN];
+  let length = rows.head.length + 1;
   for (const evaluation of evaluations) {
     if (options.enabledOnly && !evaluation.isEnabled) continue;
     const row = rowFor(state, rows, evaluation.key);
@@ -175,11 +193,15 @@ export function evaluatedFeaturesJson(
     const text = row.text;
     let entry = signature < 0 ? undefined : text.outcomes.get(signature);
     if (entry === undefined) {
-      entry = entryJson(text, evaluation, userOptedIn, companyOptedIn, optInEnabled);
+      entry = Buffer.from(`,${entryJson(text, evaluation, userOptedIn, companyOptedIn, optInEnabled)}`);
       if (signature >= 0 && text.outcomes.size < MAX_OUTCOMES) text.outcomes.set(signature, entry);
     }
-    out += first ? entry : `,${entry}`;
-    first = false;
+    // The first entry goes without its comma: a view, not a copy.
+    if (parts.length === 2) entry = entry.subarray(1);
+    parts.push(entry);
+    length += entry.length;
   }
-  return out + '}';
+  const tail = remoteContextUsed ? TAIL_REMOTE : TAIL_SENT;
+  parts.push(tail);
+  return Buffer.concat(parts, length + tail.length);
 }

@@ -9,7 +9,7 @@ import { contextFromQuery } from '../context/query-context.js';
 import { withRemoteContext } from '../context/remote-context.js';
 import { checkWaitForVersion, sdkEnvironment, waitForVersion } from '../environment.js';
 import { optInAllowed } from '../opt-in/opt-in-policy.js';
-import { evaluatedFeaturesJson } from './evaluated-json.js';
+import { evaluatedFeaturesBody } from './evaluated-json.js';
 import { optInIndex } from './opt-in-index.js';
 
 const getFeatures = defineRoute({
@@ -44,19 +44,14 @@ async function evaluated(ctx: EvaluatedContext, enabledOnly: boolean) {
     withRemoteContext(services, environment.id, sent),
     optInIndex(services, state),
   ]);
-  // Serialised straight to text (the same body `JSON.stringify` would write for `evaluateFeatures`' object).
-  const features = evaluatedFeaturesJson(state, context, optIns, {
+  // Serialised straight to bytes (the same body `JSON.stringify` would write for `evaluateFeatures`' object).
+  const options = {
     key: query.key,
     enabledOnly,
     includeSecret: keyKind === 'secret',
     optInEnabled: optInAllowed(services.options.optIn, keyKind),
-  });
-  return raw(
-    jsonTextResponse(
-      200,
-      `{"success":true,"flagStateVersion":${state.version},"features":${features},"remoteContextUsed":${used === true}}`,
-    ),
-  );
+  };
+  return raw(jsonTextResponse(200, evaluatedFeaturesBody(state, context, optIns, options, used === true)));
 }
 
 const getEvaluated = defineRoute({
