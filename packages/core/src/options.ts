@@ -49,6 +49,12 @@ export interface FlagmountOptions {
   sse?: { maxConnectionsPerEnvironment?: number; heartbeatMs?: number };
   /** Webhook URL per notification destination; `defaults` are used when a targeting update omits the field. */
   notifications?: Partial<Record<NotificationDestination, string>> & { defaults?: NotificationDestination[] };
+  /**
+   * Event ingestion's group commit. `flushIntervalMs` (default 0): how long a write waits to gather more requests
+   * before it starts, when the store has a free slot; requests arriving while writes run are batched anyway, so the
+   * wait only adds latency unless requests come in sparse bursts. `maxBatch` (2000) items start a write at once;
+   * beyond `maxQueue` (50000) queued items requests get 503.
+   */
   ingestion?: { flushIntervalMs?: number; maxBatch?: number; maxQueue?: number };
   /** Days without checks before `noRecentChecks`/`stale` (default 30). */
   staleAfterDays?: number;
@@ -91,7 +97,7 @@ export function resolveOptions(options: FlagmountOptions): ResolvedOptions {
     },
     notifications: { ...options.notifications, defaults: options.notifications?.defaults ?? [] },
     ingestion: {
-      flushIntervalMs: options.ingestion?.flushIntervalMs ?? 5,
+      flushIntervalMs: options.ingestion?.flushIntervalMs ?? 0,
       maxBatch: options.ingestion?.maxBatch ?? 2000,
       maxQueue: options.ingestion?.maxQueue ?? 50_000,
     },

@@ -1,5 +1,6 @@
 import type { Storage } from '@flagmount/core';
 import { afterAll, describe, it } from 'vitest';
+import { appendOnlyChecks } from './suites/append-only.js';
 import { auditKeyChecks } from './suites/audit-keys.js';
 import { catalogChecks } from './suites/catalog.js';
 import { entityChecks } from './suites/entities.js';
@@ -23,6 +24,7 @@ export const checkGroups: readonly CheckGroup[] = [
   statsChecks,
   auditKeyChecks,
   transactionChecks,
+  appendOnlyChecks,
   noticeChecks,
   lifecycleChecks,
   sharedChecks,

@@ -1,4 +1,4 @@
-import type { ChangeNotice } from '@flagmount/core';
+import type { ChangeNotice, TransactionOptions } from '@flagmount/core';
 import type { ColumnDataType, Expression, Kysely, Transaction } from 'kysely';
 import type { ValueEncoding } from './codec.js';
 import type { ChangeFeed, FeedContext } from './poller.js';
@@ -40,7 +40,10 @@ export interface KyselyStoreDialect {
    * Runs `fn` in one transaction that is serialisable with every other transaction on the database, from any
    * process. Kysely's `db.transaction()` is the building block; the dialect adds its locking and retries.
    */
-  transaction<T>(db: Kysely<Database>, fn: (trx: Transaction<Database>) => Promise<T>): Promise<T>;
+  transaction<T>(db: Kysely<Database>, fn: (trx: Transaction<Database>) => Promise<T>, options?: TransactionOptions): Promise<T>;
+
+  /** `Storage.appendConcurrency`: how many append-only transactions the database runs side by side usefully. */
+  readonly appendConcurrency?: number;
 
   /**
    * Hands notices to other processes from inside the transaction, just before commit, so the database drops them on

@@ -5,6 +5,7 @@ import {
   type ChangeNotice,
   type Storage,
   type Transaction,
+  type TransactionOptions,
 } from '@flagmount/core';
 import { Migrator, sql, type Kysely } from 'kysely';
 import type { KyselyStoreDialect } from './dialect.js';
@@ -73,7 +74,7 @@ export function kyselyStorage(db: Kysely<Database>, dialect: KyselyStoreDialect,
     return feedStarted;
   };
 
-  async function transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
+  async function transaction<T>(fn: (tx: Transaction) => Promise<T>, options?: TransactionOptions): Promise<T> {
     if (currentScope()) {
       // It would wait for the very transaction it runs in (SQLite's one connection, Postgres' transaction lock).
       throw new Error(`${dialect.kind} storage: transaction() called inside a transaction; use its \`tx\` argument instead`);
@@ -106,7 +107,7 @@ export function kyselyStorage(db: Kysely<Database>, dialect: KyselyStoreDialect,
         } finally {
           scope.active = false;
         }
-      });
+      }, options);
     } catch (error) {
       throw mapError(error);
     }
@@ -163,6 +164,7 @@ export function kyselyStorage(db: Kysely<Database>, dialect: KyselyStoreDialect,
     ...repositories,
     migrate,
     transaction,
+    ...(dialect.appendConcurrency ? { appendConcurrency: dialect.appendConcurrency } : {}),
     onChange(listener: ChangeListener) {
       const unsubscribe = hub.subscribe(listener);
       void startFeed();

@@ -11,6 +11,8 @@ export interface PostgresDialectSettings {
   origin: string;
   /** Attempts per transaction when Postgres aborts it as a deadlock victim or serialisation failure. */
   maxAttempts: number;
+  /** Append-only transactions (ingestion) this process runs side by side. */
+  appendConcurrency: number;
   feed: Omit<PgChangeFeedOptions, 'channel' | 'origin'>;
 }
 
@@ -25,6 +27,10 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).u
  *   once (SERIALIZABLE would re-run it on every conflict, and the core's callbacks are not all idempotent). Writes are
  *   short and management writes rare; ingestion is group-committed, so one writer at a time costs little. A deadlock
  *   with a statement outside any transaction (40P01) is still possible in principle and is retried;
+ * - append-only transactions (event ingestion: new rows and counter upserts, never a read-then-write) take the same
+ *   lock shared instead: they run side by side with each other, so ingestion is not one commit after another, while
+ *   every other transaction still runs alone. Counter upserts are atomic row by row and sorted, so side by side
+ *   they neither lose increments nor deadlock;
  * - notices: `pg_notify` inside the transaction (dropped on rollback, delivered on commit, in commit order) plus
  *   in-process delivery after commit; a LISTEN connection and a poll bring other processes' notices;
  * - booleans are native; text columns use COLLATE "C" so lists sort by code point like the other stores.
@@ -37,11 +43,16 @@ export function postgresStoreDialect(settings: PostgresDialectSettings): KyselyS
     ddl: { text: sql`text collate "C"`, sequenceType: 'bigint', sequence: 'identity' },
     migrationTableSchema: schema,
 
-    async transaction(db, fn) {
+    appendConcurrency: settings.appendConcurrency,
+
+    async transaction(db, fn, options) {
+      const lock = options?.appendOnly
+        ? sql`select pg_advisory_xact_lock_shared(${TRANSACTION_LOCK_CLASS}::int, hashtext(${schema}))`
+        : sql`select pg_advisory_xact_lock(${TRANSACTION_LOCK_CLASS}::int, hashtext(${schema}))`;
       for (let attempt = 1; ; attempt++) {
         try {
           return await db.transaction().execute(async (trx) => {
-            await sql`select pg_advisory_xact_lock(${TRANSACTION_LOCK_CLASS}::int, hashtext(${schema}))`.execute(trx);
+            await lock.execute(trx);
             return fn(trx);
           });
         } catch (error) {

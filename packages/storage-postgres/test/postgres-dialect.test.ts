@@ -58,6 +58,7 @@ describe('postgresStoreDialect.transaction', () => {
     schema: 'public',
     channel: 'c',
     origin: 'o',
+    appendConcurrency: 4,
     maxAttempts: 3,
     feed: {
       connectionString: 'postgres://unused',

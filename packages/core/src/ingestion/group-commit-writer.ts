@@ -23,19 +23,27 @@ export interface GroupCommitOptions {
  * request's promise resolves only after that transaction committed, so a 200 always means stored, and throughput
  * scales with batch size rather than with fsyncs. The queue is bounded: beyond `maxQueue` items a request is
  * refused at once (503) instead of growing memory.
+ *
+ * A store that runs append-only transactions side by side (`Storage.appendConcurrency`, Postgres) gets that many
+ * batches in flight: each commit waits on the disk, and one at a time would leave the database mostly idle. Batches
+ * that upsert entities or store feedback read before they write, so they are marked as ordinary transactions and the
+ * store runs them alone.
  */
 export class GroupCommitWriter {
   private queue: Pending[] = [];
   private queued = 0;
   private timer: NodeJS.Timeout | undefined;
-  private flushing: Promise<void> | undefined;
+  private readonly writing = new Set<Promise<void>>();
+  private readonly slots: number;
   private closed = false;
 
   constructor(
     private readonly storage: Storage,
     private readonly logger: Logger,
     private readonly options: GroupCommitOptions,
-  ) {}
+  ) {
+    this.slots = Math.max(1, Math.floor(storage.appendConcurrency ?? 1));
+  }
 
   /** Resolves when the batch is committed; rejects with 503 when the queue is full or the store fails. */
   submit(batch: IngestBatch): Promise<void> {
@@ -53,22 +61,27 @@ export class GroupCommitWriter {
     });
   }
 
-  /** Writes everything queued; resolves when all of it is committed (or failed). */
+  /** Writes everything queued; resolves when all of it, and every write already under way, is committed (or failed). */
   async flush(): Promise<void> {
     if (this.timer) {
       clearTimeout(this.timer);
       this.timer = undefined;
     }
-    while (this.flushing) await this.flushing;
-    if (!this.queue.length) return;
-    const pending = this.queue;
-    this.queue = [];
-    this.queued = 0;
-    this.flushing = this.write(pending).finally(() => {
-      this.flushing = undefined;
-    });
-    await this.flushing;
-    if (this.queue.length) this.schedule();
+    while (this.queue.length) {
+      if (this.writing.size >= this.slots) {
+        await Promise.race(this.writing);
+        continue;
+      }
+      const pending = this.queue;
+      this.queue = [];
+      this.queued = 0;
+      const write: Promise<void> = this.write(pending).finally(() => {
+        this.writing.delete(write);
+        if (this.queue.length) this.schedule();
+      });
+      this.writing.add(write);
+    }
+    await Promise.all(this.writing);
   }
 
   async close(): Promise<void> {
@@ -77,7 +90,8 @@ export class GroupCommitWriter {
   }
 
   private schedule(): void {
-    if (this.timer || this.flushing) return;
+    // With every slot busy, the next write starts when one frees (and gathers what arrives meanwhile).
+    if (this.timer || this.writing.size >= this.slots) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.flush();
@@ -108,6 +122,7 @@ export class GroupCommitWriter {
       if (batch.entityStats) mergeEntityStats(entityStats, batch.entityStats);
       if (batch.dailyStats) mergeDailyStats(dailyStats, batch.dailyStats);
     }
+    const appendOnly = !merged.entities.length && !merged.memberships.length && !merged.feedback.length;
     try {
       await this.storage.transaction(async (tx) => {
         if (merged.entities.length) await applyEntityUpserts(tx, merged.entities);
@@ -118,7 +133,7 @@ export class GroupCommitWriter {
         for (const f of merged.feedback) await tx.feedback.put(f);
         if (entityStats.size) await tx.stats.mergeEntityFlagStats([...entityStats.values()]);
         if (dailyStats.size) await tx.stats.mergeFlagDailyStats([...dailyStats.values()]);
-      });
+      }, { appendOnly });
       for (const p of pending) p.resolve();
     } catch (error) {
       this.logger.error('flagmount: ingestion batch failed', { error, requests: pending.length });

@@ -232,12 +232,25 @@ export interface Transaction extends Repositories {
   publishChange(envId: string, version: number): void;
 }
 
+export interface TransactionOptions {
+  /**
+   * `fn` only inserts new rows and merges counters (no read-then-write of existing rows, no flag state, no notices):
+   * event ingestion. A store may run such transactions side by side with each other; one that cannot ignores this.
+   */
+  readonly appendOnly?: boolean;
+}
+
 export interface Storage extends Repositories {
   /** A short name for logs: 'memory', 'sqlite', 'postgres', …. */
   readonly kind: string;
   /** Creates or upgrades the schema. Idempotent; safe to run from several processes at once. */
   migrate(): Promise<void>;
-  transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Transaction) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /**
+   * How many append-only transactions are worth running at once. Absent or 1: the store writes one transaction at a
+   * time (SQLite, memory), and ingestion then batches into one transaction after another.
+   */
+  readonly appendConcurrency?: number;
   /** Subscribes to committed changes (from this process and, for shared stores, from others). */
   onChange(listener: ChangeListener): () => void;
   /** Publishes a notice outside a transaction (e.g. after a restore); most code publishes through `Transaction`. */
