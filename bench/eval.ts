@@ -1,5 +1,5 @@
 import type { LDContext } from '@launchdarkly/node-server-sdk';
-import { compileSnapshot, rolloutHash } from '@flagmount/engine';
+import { compileSnapshot, rolloutHash, rolloutHashImplementation } from '@flagmount/engine';
 import { interleave, type Measurement, type Subject } from './lib/measure.js';
 import type { BenchResult, Cell } from './lib/result.js';
 import { formatNumber } from './lib/table.js';
@@ -162,6 +162,9 @@ export default async function run(): Promise<BenchResult> {
     ),
     hashOnly(),
   ];
+  // 'sha-ni' when the optional native addon loaded, 'js' otherwise (or with FLAGMOUNT_NATIVE_HASH=0).
+  const hashImplementation = rolloutHashImplementation();
+  console.log(`rollout hash: ${hashImplementation}`);
   console.log(`single flag: ${ROUNDS} interleaved rounds of ${BATCH.toLocaleString()} contexts per engine…`);
   const perEval = await interleave(single, {
     rounds: ROUNDS,
@@ -254,7 +257,8 @@ export default async function run(): Promise<BenchResult> {
         `Flagmount vs flagd-core: ${(engineMedian / flagdMedian).toFixed(2)}× its ns/eval (target ≤ 0.5×). The`,
         `reference row hashes the same inputs and does nothing else: ${hashMedian.toFixed(0)} ns, or`,
         `${((100 * hashMedian) / engineMedian).toFixed(0)}% of Flagmount’s evaluation. That SHA-256 is Reflag’s`,
-        'rollout hash, required for parity with its SDKs (flagd-core buckets with MurmurHash3).',
+        'rollout hash, required for parity with its SDKs (flagd-core buckets with MurmurHash3); its compression',
+        hashImplementation === 'sha-ni' ? 'ran on SHA-NI (the optional native addon).' : 'ran in JavaScript.',
       ],
       [
         `Flagmount, ${ALL_FLAGS} flags for one context: ${(engineSame / 1000).toFixed(2)} µs (target < 10 µs);`,
@@ -276,6 +280,6 @@ export default async function run(): Promise<BenchResult> {
         'the Reflag library has none either, and its row is the loop its node SDK runs in getFlags.',
       ],
     ].map((lines) => lines.join(' ')),
-    data: { perEval, perAll },
+    data: { perEval, perAll, hashImplementation },
   };
 }
