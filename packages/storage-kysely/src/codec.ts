@@ -4,6 +4,8 @@ import type { Database, DbBool, TableName } from './schema.js';
 /** How one database wants a value written; reading accepts either form, so it needs no dialect. */
 export interface ValueEncoding {
   bool(value: boolean): DbBool;
+  /** How a statement written as text refers to its n-th parameter (1-based): `$1` on Postgres, `?` on SQLite. */
+  param(n: number): string;
 }
 
 /**

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { decodeValue, encodeValue } from '../src/codec.js';
 import { codecs } from '../src/codecs.js';
 
-const sqlite = { bool: (b: boolean) => (b ? 1 : 0) };
-const postgres = { bool: (b: boolean) => b };
+const sqlite = { bool: (b: boolean) => (b ? 1 : 0), param: () => '?' };
+const postgres = { bool: (b: boolean) => b, param: (n: number) => `$${n}` };
 
 describe('codecs', () => {
   it('round-trips every kind through either encoding', () => {

@@ -39,7 +39,7 @@ export function postgresStoreDialect(settings: PostgresDialectSettings): KyselyS
   const { schema, channel, origin } = settings;
   return {
     kind: 'postgres',
-    encoding: { bool: (value) => value },
+    encoding: { bool: (value) => value, param: (n) => `$${n}` },
     ddl: { text: sql`text collate "C"`, sequenceType: 'bigint', sequence: 'identity' },
     migrationTableSchema: schema,
 

@@ -10,7 +10,7 @@ export interface SqliteDialectSettings {
   pollIntervalMs: number;
 }
 
-const encoding: ValueEncoding = { bool: (value) => (value ? 1 : 0) };
+const encoding: ValueEncoding = { bool: (value) => (value ? 1 : 0), param: () => '?' };
 
 /**
  * What makes the SQLite store SQLite:

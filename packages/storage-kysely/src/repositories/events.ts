@@ -1,40 +1,28 @@
 import type { EventRepository } from '@flagmount/core';
 import { codecs } from '../codecs.js';
-import { chunks, rowsPerStatement, type RepoContext } from './context.js';
-
-const trackColumns = Object.keys(codecs.trackEvents.fields).length;
-const checkColumns = Object.keys(codecs.checkEvents.fields).length;
-const promptColumns = Object.keys(codecs.promptEvents.fields).length;
+import type { RepoContext } from './context.js';
+import { insertRows } from './insert-rows.js';
 
 /** Events are append-only; `seq` (assigned by the database) is their insertion order. */
 export function eventRepository(ctx: RepoContext): EventRepository {
   return {
     async insertTracks(rows) {
       if (rows.length === 0) return;
-      const values = rows.map((row) => codecs.trackEvents.encode(row, ctx.enc));
-      await ctx.atomic(async (db) => {
-        for (const part of chunks(values, rowsPerStatement(trackColumns))) {
-          await db.insertInto('track_events').values(part).execute();
-        }
-      });
+      const values = rows.map((row) => codecs.trackEvents.encode(row, ctx.enc) as Record<string, unknown>);
+      const columns = Object.keys(values[0]!);
+      await ctx.atomic((db) => insertRows(db, ctx.enc, 'track_events', columns, values));
     },
     async insertChecks(rows) {
       if (rows.length === 0) return;
-      const values = rows.map((row) => codecs.checkEvents.encode(row, ctx.enc));
-      await ctx.atomic(async (db) => {
-        for (const part of chunks(values, rowsPerStatement(checkColumns))) {
-          await db.insertInto('check_events').values(part).execute();
-        }
-      });
+      const values = rows.map((row) => codecs.checkEvents.encode(row, ctx.enc) as Record<string, unknown>);
+      const columns = Object.keys(values[0]!);
+      await ctx.atomic((db) => insertRows(db, ctx.enc, 'check_events', columns, values));
     },
     async insertPromptEvents(rows) {
       if (rows.length === 0) return;
-      const values = rows.map((row) => codecs.promptEvents.encode(row, ctx.enc));
-      await ctx.atomic(async (db) => {
-        for (const part of chunks(values, rowsPerStatement(promptColumns))) {
-          await db.insertInto('prompt_events').values(part).execute();
-        }
-      });
+      const values = rows.map((row) => codecs.promptEvents.encode(row, ctx.enc) as Record<string, unknown>);
+      const columns = Object.keys(values[0]!);
+      await ctx.atomic((db) => insertRows(db, ctx.enc, 'prompt_events', columns, values));
     },
     async listTracks(envId, limit) {
       const rows = await ctx

@@ -83,8 +83,9 @@ export async function addItem(
   builder: BatchBuilder,
   item: RuntimeItem,
   pendingFeedback: Map<string, FeedbackRecord>,
+  receivedAt: string,
 ): Promise<FeedbackRecord | undefined> {
-  const at = timestampOf(services, 'timestamp' in item.body ? item.body.timestamp : undefined);
+  const at = timestampOf(receivedAt, 'timestamp' in item.body ? item.body.timestamp : undefined);
   switch (item.type) {
     case 'user':
       builder.user(item.body, at);

@@ -30,7 +30,7 @@ async function ingestOne(
   const state = currentState(services, environment.id);
   const item = checkedItem(type, body);
   const builder = new BatchBuilder(environment.id, state.flags);
-  const feedback = await addItem(services, state, builder, item, new Map());
+  const feedback = await addItem(services, state, builder, item, new Map(), services.now().toISOString());
   await commit(services, builder);
   return feedback;
 }
@@ -85,9 +85,10 @@ const bulkRoute = defineRoute({
     const builder = new BatchBuilder(environment.id, state.flags);
     const pendingFeedback = new Map<string, FeedbackRecord>();
     const rejected: BulkRejection[] = [];
+    const receivedAt = services.now().toISOString();
     for (const [index, value] of body.entries()) {
       const { item, issues } = bulkItemIssues(value as Record<string, unknown>);
-      if (item) await addItem(services, state, builder, item, pendingFeedback);
+      if (item) await addItem(services, state, builder, item, pendingFeedback, receivedAt);
       else rejected.push({ index, issues: issues ?? {} });
     }
     await commit(services, builder);
