@@ -33,6 +33,8 @@ export class GroupCommitWriter {
   private queue: Pending[] = [];
   private queued = 0;
   private timer: NodeJS.Timeout | undefined;
+  /** A flush queued as a microtask (flushIntervalMs 0). */
+  private soon = false;
   private readonly writing = new Set<Promise<void>>();
   private readonly slots: number;
   private closed = false;
@@ -91,7 +93,18 @@ export class GroupCommitWriter {
 
   private schedule(): void {
     // With every slot busy, the next write starts when one frees (and gathers what arrives meanwhile).
-    if (this.timer || this.writing.size >= this.slots) return;
+    if (this.timer || this.soon || this.writing.size >= this.slots) return;
+    if (this.options.flushIntervalMs <= 0) {
+      // Right after the request that queued it, not on the next timer tick: a timer runs only once the event loop
+      // has parsed every request that arrived with this one, so their commit would wait for all of that parsing
+      // instead of overlapping with it.
+      this.soon = true;
+      queueMicrotask(() => {
+        this.soon = false;
+        void this.flush();
+      });
+      return;
+    }
     this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.flush();
