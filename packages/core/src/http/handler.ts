@@ -16,15 +16,9 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
   return { status, headers: { 'content-type': JSON_TYPE, 'cache-control': 'no-store', ...headers }, body: JSON.stringify(body) };
 }
 
-/** A 200-style JSON response whose body is already serialised (UTF-8 bytes or text). */
-export function jsonTextResponse(status: number, body: string | Uint8Array): CoreResponse {
+/** A 200-style JSON response whose body is already serialised. */
+export function jsonTextResponse(status: number, body: string): CoreResponse {
   return { status, headers: { 'content-type': JSON_TYPE, 'cache-control': 'no-store' }, body };
-}
-
-/** The body as text, whichever form the core produced it in (for custom adapters and in-process callers). */
-export function responseText(response: CoreResponse): string | undefined {
-  const body = response.body;
-  return body === undefined || typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
 }
 
 export function errorResponse(error: HttpError, headers: Record<string, string> = {}): CoreResponse {

@@ -41,10 +41,7 @@ export interface StreamSink {
 export interface CoreResponse {
   status: number;
   headers: Record<string, string>;
-  /**
-   * Serialised body; absent for 204/HEAD and for streams. Bytes when the core assembled them from cached parts:
-   * the adapter then writes them as they are, with no UTF-8 encoding or length scan per request.
-   */
-  body?: string | Uint8Array;
+  /** Serialised body; absent for 204/HEAD and for streams. */
+  body?: string;
   stream?: StreamBody;
 }

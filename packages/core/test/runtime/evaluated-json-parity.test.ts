@@ -52,7 +52,7 @@ describe('evaluatedFeaturesBody', () => {
               const used = compared % 2 === 0;
               const features = evaluateFeatures(state, context, optIns, options);
               const expected = JSON.stringify({ success: true, flagStateVersion: 7, features, remoteContextUsed: used });
-              const body = evaluatedFeaturesBody(state, context, optIns, options, used).toString('utf8');
+              const body = evaluatedFeaturesBody(state, context, optIns, options, used);
               expect(body, JSON.stringify({ context, options })).toBe(expected);
               compared++;
             }

@@ -3,24 +3,28 @@ import { RemoteContextCache } from '../../src/runtime/context/remote-context.js'
 import type { Storage } from '../../src/storage/port.js';
 import type { EntityRecord } from '../../src/storage/records.js';
 
-/** A store whose entity reads are counted and released by hand. */
+/** A store whose entity reads (one per getMany) are counted and released by hand. */
 function slowStore(rows: Record<string, Record<string, unknown>>) {
   const pending: Array<() => void> = [];
   let reads = 0;
   const storage = {
     entities: {
-      get: (envId: string, type: string, id: string) => {
+      getMany: (envId: string, type: string, ids: string[]) => {
         reads++;
-        const attributes = rows[`${type}:${id}`];
-        return new Promise<EntityRecord | undefined>((resolve) =>
-          pending.push(() =>
-            resolve(attributes ? ({ envId, type, id, name: null, attributes: { ...attributes }, createdAt: '', updatedAt: '' } as EntityRecord) : undefined),
-          ),
-        );
+        const found = ids.flatMap((id) => {
+          const attributes = rows[`${type}:${id}`];
+          return attributes ? [{ envId, type, id, name: null, attributes: { ...attributes }, createdAt: '', updatedAt: '' } as EntityRecord] : [];
+        });
+        return new Promise<EntityRecord[]>((resolve) => pending.push(() => resolve(found)));
       },
     },
   } as unknown as Storage;
-  return { storage, release: () => pending.splice(0).forEach((f) => f()), reads: () => reads, rows };
+    // Reads start on the next turn of the event loop (misses are batched): wait for it, then answer them.
+  const release = async () => {
+    await new Promise((resolve) => setImmediate(resolve));
+    pending.splice(0).forEach((f) => f());
+  };
+  return { storage, release, reads: () => reads, rows };
 }
 
 describe('RemoteContextCache', () => {
@@ -29,7 +33,7 @@ describe('RemoteContextCache', () => {
     const cache = new RemoteContextCache(store.storage);
     const a = cache.get('e', 'user', 'u1');
     const b = cache.get('e', 'user', 'u1');
-    store.release();
+    await store.release();
     expect(await a).toEqual({ plan: 'pro' });
     expect(await b).toEqual({ plan: 'pro' });
     expect(await cache.get('e', 'user', 'u1')).toEqual({ plan: 'pro' });
@@ -40,11 +44,11 @@ describe('RemoteContextCache', () => {
     const store = slowStore({});
     const cache = new RemoteContextCache(store.storage);
     const first = cache.get('e', 'company', 'c1');
-    store.release();
+    await store.release();
     expect(await first).toBeNull();
     expect(await cache.get('e', 'company', 'c1')).toBeNull();
     const other = cache.get('e', 'user', 'c1');
-    store.release();
+    await store.release();
     await other;
     expect(store.reads()).toBe(2);
   });
@@ -53,13 +57,47 @@ describe('RemoteContextCache', () => {
     const store = slowStore({ 'user:u1': { plan: 'free' } });
     const cache = new RemoteContextCache(store.storage);
     const stale = cache.get('e', 'user', 'u1');
+    // The read starts (and sees 'free'), then a write lands and invalidates while it is still in flight.
+    await new Promise((resolve) => setImmediate(resolve));
     store.rows['user:u1'] = { plan: 'pro' };
     cache.invalidate('e', 'user', 'u1');
-    store.release();
+    await store.release();
     expect(await stale).toEqual({ plan: 'free' });
     const fresh = cache.get('e', 'user', 'u1');
-    store.release();
+    await store.release();
     expect(await fresh).toEqual({ plan: 'pro' });
     expect(store.reads()).toBe(2);
+  });
+
+  it('reads the misses of one turn of the event loop with one getMany per environment and type', async () => {
+    const store = slowStore({ 'user:u1': { plan: 'pro' }, 'user:u3': { plan: 'free' }, 'company:c1': { tier: 2 } });
+    const cache = new RemoteContextCache(store.storage);
+    const users = ['u1', 'u2', 'u3', 'u1'].map((id) => cache.get('e', 'user', id));
+    const company = cache.get('e', 'company', 'c1');
+    const otherEnv = cache.get('f', 'user', 'u1');
+    await store.release();
+    expect(await Promise.all(users)).toEqual([{ plan: 'pro' }, null, { plan: 'free' }, { plan: 'pro' }]);
+    expect(await company).toEqual({ tier: 2 });
+    expect(await otherEnv).toEqual({ plan: 'pro' });
+    expect(store.reads()).toBe(3);
+    expect(await cache.get('e', 'user', 'u2')).toBeNull();
+    expect(store.reads()).toBe(3);
+  });
+
+  it('a failed read rejects every waiter of its batch and caches nothing', async () => {
+    let calls = 0;
+    const storage = {
+      entities: {
+        getMany: async () => {
+          if (++calls === 1) throw new Error('store away');
+          return [];
+        },
+      },
+    } as unknown as Storage;
+    const cache = new RemoteContextCache(storage);
+    const results = await Promise.allSettled([cache.get('e', 'user', 'a'), cache.get('e', 'user', 'b')]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(await cache.get('e', 'user', 'a')).toBeNull();
+    expect(calls).toBe(2);
   });
 });

@@ -14,14 +14,30 @@ const MAX_ENTRIES = 50_000;
  */
 const TTL_MS = 5_000;
 
+/** Misses of one environment and entity type, read together with one `getMany`. */
+interface Batch {
+  envId: string;
+  type: EntityType;
+  /** Entity id → its cache key and the generation it was asked at. */
+  ids: Map<string, { key: string; startedAt: number }>;
+  done: Promise<Map<string, Attributes>>;
+  resolve: (values: Map<string, Attributes>) => void;
+  reject: (error: unknown) => void;
+}
+
 /**
  * The LRU in front of the entity store for remote context (architecture.md, "Remote context"). Concurrent misses
  * for one entity share a single read; a read that an invalidation overtook is handed to its waiters but not cached.
+ *
+ * Misses are read in batches: those of one turn of the event loop, per environment and type, become one
+ * `getMany`. Entries expire together (the TTL starts at the same burst of traffic), so without batching a busy
+ * instance paid one query per user every few seconds, measured ~9 % of the evaluate route's CPU on SQLite.
  */
 export class RemoteContextCache {
   private readonly cache = new LRUCache<string, { value: Attributes }>({ max: MAX_ENTRIES, ttl: TTL_MS });
   private readonly inflight = new Map<string, Promise<Attributes>>();
   private readonly generation = new Map<string, number>();
+  private readonly batches = new Map<string, Batch>();
 
   constructor(private readonly storage: Storage) {}
 
@@ -31,19 +47,49 @@ export class RemoteContextCache {
     if (hit) return hit.value;
     const running = this.inflight.get(key);
     if (running) return running;
-    const startedAt = this.generation.get(key) ?? 0;
-    const task = this.storage.entities
-      .get(envId, type, id)
-      .then((row) => {
-        const value = row ? row.attributes : null;
-        if ((this.generation.get(key) ?? 0) === startedAt) this.cache.set(key, { value });
-        return value;
-      })
+    const batch = this.batchFor(envId, type);
+    batch.ids.set(id, { key, startedAt: this.generation.get(key) ?? 0 });
+    const task = batch.done
+      .then((values) => values.get(id) ?? null)
       .finally(() => {
         if (this.inflight.get(key) === task) this.inflight.delete(key);
       });
     this.inflight.set(key, task);
     return task;
+  }
+
+  private batchFor(envId: string, type: EntityType): Batch {
+    const batchKey = `${envId}\u0000${type}`;
+    let batch = this.batches.get(batchKey);
+    if (!batch) {
+      let resolve!: Batch['resolve'];
+      let reject!: Batch['reject'];
+      const done = new Promise<Map<string, Attributes>>((res, rej) => {
+        resolve = res;
+        reject = rej;
+      });
+      batch = { envId, type, ids: new Map(), done, resolve, reject };
+      this.batches.set(batchKey, batch);
+      // setImmediate rather than a microtask: the requests that arrived in the same poll of the event loop are
+      // parsed by then, and their misses join this read.
+      setImmediate(() => void this.read(batchKey, batch!));
+    }
+    return batch;
+  }
+
+  private async read(batchKey: string, batch: Batch): Promise<void> {
+    this.batches.delete(batchKey);
+    try {
+      const rows = await this.storage.entities.getMany(batch.envId, batch.type, [...batch.ids.keys()]);
+      const values = new Map<string, Attributes>();
+      for (const row of rows) values.set(row.id, row.attributes);
+      for (const [id, { key, startedAt }] of batch.ids) {
+        if ((this.generation.get(key) ?? 0) === startedAt) this.cache.set(key, { value: values.get(id) ?? null });
+      }
+      batch.resolve(values);
+    } catch (error) {
+      batch.reject(error);
+    }
   }
 
   invalidate(envId: string, type: EntityType, id: string): void {

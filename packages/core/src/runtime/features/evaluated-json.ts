@@ -14,8 +14,9 @@ import type { OptInIndex } from './opt-in-index.js';
  * fixed by a few booleans (enabled, each rule's result, opted in), so most entries of most requests are one
  * string already written. Only outcomes with errors, missing fields or a config are written per request.
  *
- * The body is assembled from UTF-8 bytes kept per entry: a 50-flag answer is ~23 KB, and as one string built by
- * concatenation it cost a flatten, a length scan and an encode per request (measured ~15 % of the route's CPU).
+ * The body is one `join` of the entries: a 50-flag answer is ~23 KB, and `+=` built it as a rope of 100 pieces
+ * that writing then had to flatten (measured ~15 % of the route's CPU). Bytes assembled with `Buffer.concat` were
+ * worse: a new 23 KB buffer outside the heap per request, whose allocation and collection cost ~20 µs each.
  */
 
 interface FlagText {
@@ -24,7 +25,7 @@ interface FlagText {
   /** `,"name":…,"description":…},"stage":…,"config":` */
   middle: string;
   /** Whole entries, each with a leading comma, by outcome signature (see `outcomeSignature`), at most MAX_OUTCOMES. */
-  outcomes: Map<number, Buffer>;
+  outcomes: Map<number, string>;
 }
 
 /** Per flag: more distinct outcomes than this are written per request rather than kept. */
@@ -46,8 +47,8 @@ interface Rows {
   byKey: Map<string, FlagRow | null>;
   /** Outlives a new opt-in index: entries are keyed by the opt-in booleans, not by who opted in. */
   texts: Map<string, FlagText>;
-  /** `{"success":true,"flagStateVersion":<version>,"features":` */
-  head: Buffer;
+  /** `{"success":true,"flagStateVersion":<version>,"features":{` */
+  head: string;
 }
 
 /** Per snapshot version (the snapshot itself is not ours to extend). */
@@ -60,7 +61,7 @@ function rowsOf(state: EnvironmentState, optIns: OptInIndex): Rows {
       optIns,
       byKey: new Map(),
       texts: rows?.texts ?? new Map(),
-      head: rows?.head ?? Buffer.from(`{"success":true,"flagStateVersion":${state.version},"features":`),
+      head: rows?.head ?? `{"success":true,"flagStateVersion":${state.version},"features":{`,
     };
     rowCache.set(state, rows);
   }
@@ -155,12 +156,11 @@ function entryJson(text: FlagText, evaluation: FlagEvaluation, userOptedIn: bool
   );
 }
 
-const OPEN = Buffer.from('{');
-const TAIL_REMOTE = Buffer.from('},"remoteContextUsed":true}');
-const TAIL_SENT = Buffer.from('},"remoteContextUsed":false}');
+const TAIL_REMOTE = '},"remoteContextUsed":true}';
+const TAIL_SENT = '},"remoteContextUsed":false}';
 
 /**
- * The whole `/features/evaluated` (and `/features/enabled`) body as UTF-8: the same bytes as
+ * The whole `/features/evaluated` (and `/features/enabled`) body: the same text as
  * `JSON.stringify({ success: true, flagStateVersion, features: evaluateFeatures(…), remoteContextUsed })`.
  */
 export function evaluatedFeaturesBody(
@@ -169,7 +169,7 @@ export function evaluatedFeaturesBody(
   optIns: OptInIndex,
   options: EvaluateOptions,
   remoteContextUsed: boolean,
-): Buffer {
+): string {
   let evaluations: readonly FlagEvaluation[];
   if (options.key !== undefined) {
     const one = state.compiled.evaluate(options.key, context);
@@ -181,8 +181,8 @@ export function evaluatedFeaturesBody(
   const companyId = idText(context.company?.id);
   const optInEnabled = options.optInEnabled;
   const rows = rowsOf(state, optIns);
-  const parts: Buffer[] = [rows.head, OPEN];
-  let length = rows.head.length + 1;
+  // One flat string from one join: head, entries, tail (a `+` around the join would make a rope again).
+  const parts: string[] = [rows.head];
   for (const evaluation of evaluations) {
     if (options.enabledOnly && !evaluation.isEnabled) continue;
     const row = rowFor(state, rows, evaluation.key);
@@ -193,15 +193,11 @@ export function evaluatedFeaturesBody(
     const text = row.text;
     let entry = signature < 0 ? undefined : text.outcomes.get(signature);
     if (entry === undefined) {
-      entry = Buffer.from(`,${entryJson(text, evaluation, userOptedIn, companyOptedIn, optInEnabled)}`);
+      entry = `,${entryJson(text, evaluation, userOptedIn, companyOptedIn, optInEnabled)}`;
       if (signature >= 0 && text.outcomes.size < MAX_OUTCOMES) text.outcomes.set(signature, entry);
     }
-    // The first entry goes without its comma: a view, not a copy.
-    if (parts.length === 2) entry = entry.subarray(1);
-    parts.push(entry);
-    length += entry.length;
+    parts.push(parts.length === 1 ? entry.slice(1) : entry);
   }
-  const tail = remoteContextUsed ? TAIL_REMOTE : TAIL_SENT;
-  parts.push(tail);
-  return Buffer.concat(parts, length + tail.length);
+  parts.push(remoteContextUsed ? TAIL_REMOTE : TAIL_SENT);
+  return parts.join('');
 }
