@@ -3,7 +3,7 @@ import { MISSING } from '../context/flatten.js';
 import { sharedAccessor } from './intern.js';
 import type { RolloutPercentageFilter } from '../schema/filter.js';
 import { reportArrayOperator, reportMissing, type CompiledFilter } from './scope.js';
-import { BlockPrefix, sha256FirstWord } from './sha256-block.js';
+import { BlockPrefix, NO_PREFIX, sha256FirstWord } from './sha256-block.js';
 
 /**
  * Reflag's rollout hash: SHA-256 of the UTF-8 input, bytes 0–3 as a little-endian uint32, low 20 bits, scaled to
@@ -14,14 +14,12 @@ export function rolloutHash(input: string): number {
   return rolloutHashOf(NO_PREFIX, input);
 }
 
-const NO_PREFIX = new BlockPrefix('');
-
 /** `rolloutHash(prefix + value)`, without building the string when it fits one SHA-256 block. */
-function rolloutHashOf(prefix: BlockPrefix, value: string, prefixText = ''): number {
+function rolloutHashOf(prefix: BlockPrefix, value: string): number {
   const word = sha256FirstWord(prefix, value);
   const bits =
     word === undefined
-      ? first20Bits(prefixText + value)
+      ? first20Bits(prefix.text + value)
       : (word >>> 24) | (((word >>> 16) & 0xff) << 8) | (((word >>> 8) & 0x0f) << 16);
   return Math.floor((bits / 0xfffff) * 100000);
 }
@@ -73,8 +71,7 @@ const OPERATOR = 'rolloutPercentage';
 /** Match iff `rolloutHash(key + "." + value) < threshold`; `key` defaults to the flag's key. */
 export function compileRolloutFilter(filter: RolloutPercentageFilter, flagKey: string): CompiledFilter {
   const attribute = filter.partialRolloutAttribute;
-  const prefixText = `${filter.key ?? flagKey}.`;
-  const prefix = new BlockPrefix(prefixText);
+  const prefix = new BlockPrefix(`${filter.key ?? flagKey}.`);
   const threshold = filter.partialRolloutThreshold;
   const read = sharedAccessor(String(attribute));
   // The hash is within 0..100000, so these thresholds decide without hashing; a missing field is still reported.
@@ -87,7 +84,7 @@ export function compileRolloutFilter(filter: RolloutPercentageFilter, flagKey: s
   let lastResult = false;
   const test = (value: string): boolean => {
     if (value !== lastValue) {
-      lastResult = rolloutHashOf(prefix, value, prefixText) < threshold;
+      lastResult = rolloutHashOf(prefix, value) < threshold;
       lastValue = value;
     }
     return lastResult;

@@ -40,7 +40,7 @@ export class BlockPrefix {
   /** False when the prefix is not ASCII or leaves no room: every hash with it takes the caller's other path. */
   readonly usable: boolean;
 
-  constructor(text: string) {
+  constructor(readonly text: string) {
     this.length = text.length;
     let usable = text.length <= ONE_BLOCK_MAX;
     for (let i = 0; usable && i < text.length; i++) {
@@ -52,7 +52,7 @@ export class BlockPrefix {
   }
 }
 
-const NO_PREFIX = new BlockPrefix('');
+export const NO_PREFIX = new BlockPrefix('');
 
 /**
  * Lays out `prefix + value` as big-endian words and pads it. Returns false when the text is not ASCII or too long,

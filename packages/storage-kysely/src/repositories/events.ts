@@ -1,29 +1,22 @@
 import type { EventRepository } from '@flagmount/core';
+import type { TableCodec } from '../codec.js';
 import { codecs } from '../codecs.js';
+import type { TableName } from '../schema.js';
 import type { RepoContext } from './context.js';
 import { insertRows } from './insert-rows.js';
+
+async function insertEncoded<T extends TableName, R>(ctx: RepoContext, codec: TableCodec<T, R>, rows: readonly R[]): Promise<void> {
+  if (rows.length === 0) return;
+  const values = rows.map((row) => codec.encode(row, ctx.enc) as Record<string, unknown>);
+  await ctx.atomic((db) => insertRows(db, ctx.enc, codec.table, Object.keys(values[0]!), values));
+}
 
 /** Events are append-only; `seq` (assigned by the database) is their insertion order. */
 export function eventRepository(ctx: RepoContext): EventRepository {
   return {
-    async insertTracks(rows) {
-      if (rows.length === 0) return;
-      const values = rows.map((row) => codecs.trackEvents.encode(row, ctx.enc) as Record<string, unknown>);
-      const columns = Object.keys(values[0]!);
-      await ctx.atomic((db) => insertRows(db, ctx.enc, 'track_events', columns, values));
-    },
-    async insertChecks(rows) {
-      if (rows.length === 0) return;
-      const values = rows.map((row) => codecs.checkEvents.encode(row, ctx.enc) as Record<string, unknown>);
-      const columns = Object.keys(values[0]!);
-      await ctx.atomic((db) => insertRows(db, ctx.enc, 'check_events', columns, values));
-    },
-    async insertPromptEvents(rows) {
-      if (rows.length === 0) return;
-      const values = rows.map((row) => codecs.promptEvents.encode(row, ctx.enc) as Record<string, unknown>);
-      const columns = Object.keys(values[0]!);
-      await ctx.atomic((db) => insertRows(db, ctx.enc, 'prompt_events', columns, values));
-    },
+    insertTracks: (rows) => insertEncoded(ctx, codecs.trackEvents, rows),
+    insertChecks: (rows) => insertEncoded(ctx, codecs.checkEvents, rows),
+    insertPromptEvents: (rows) => insertEncoded(ctx, codecs.promptEvents, rows),
     async listTracks(envId, limit) {
       const rows = await ctx
         .db()
