@@ -21,6 +21,7 @@ import type {
   StageRecord,
   TrackEventRecord,
 } from '@flagmount/core';
+import { newFlagRecord } from '@flagmount/core';
 
 /** Filter and rule shapes, through core's records (so this package needs only `@flagmount/core`). */
 export type Filter = SegmentRecord['filter'];
@@ -120,26 +121,7 @@ export function member(o: Partial<MemberRecord> = {}): MemberRecord {
 
 export function flag(o: Partial<FlagRecord> = {}): FlagRecord {
   const id = o.id ?? 'flag_a';
-  return fresh({
-    id,
-    appId: 'app_a',
-    key: `key_${id}`,
-    name: `Flag ${id}`,
-    description: null,
-    stageId: null,
-    ownerUserId: null,
-    parentFlagId: null,
-    archived: false,
-    permanent: false,
-    secret: false,
-    createdAt: at(0),
-    updatedAt: at(0),
-    rolledOutToEveryoneAt: null,
-    codeRefsCleanedUp: false,
-    codeRefsMarkedCleanUserName: null,
-    codeRefsMarkedCleanAt: null,
-    ...o,
-  });
+  return fresh(newFlagRecord({ id, appId: 'app_a', key: `key_${id}`, name: `Flag ${id}`, createdAt: at(0), updatedAt: at(0), ...o }));
 }
 
 export function targeting(o: Partial<FlagTargetingRecord> = {}): FlagTargetingRecord {
