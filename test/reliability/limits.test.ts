@@ -1,4 +1,4 @@
-import { createFlagmount, type Flagmount, type FlagmountOptions, type Storage } from '@flagmount/core';
+import { bodyText, createFlagmount, type Flagmount, type FlagmountOptions, type Storage } from '@flagmount/core';
 import { memoryStorage } from '@flagmount/storage-memory';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { selectedAdapters } from '../http/support/adapters.js';
@@ -56,7 +56,7 @@ function handlerSend(instance: Flagmount): Send {
       headers: { authorization: `Bearer ${init.key ?? secret}`, 'content-type': 'application/json' },
       body: init.body === undefined ? { kind: 'none' } : { kind: 'raw', text: init.body },
     });
-    return { status: response.status, contentType: response.headers['content-type'] ?? null, text: response.body ?? '' };
+    return { status: response.status, contentType: response.headers['content-type'] ?? null, text: bodyText(response) ?? '' };
   };
 }
 

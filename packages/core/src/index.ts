@@ -10,7 +10,7 @@ export * from './storage/transaction-scope.js';
 export { newFlagRecord, type NewFlagFields } from './domain/new-flag-record.js';
 
 export type { CoreRequest, CoreResponse, RequestBody, StreamBody, StreamSink } from './http/types.js';
-export { errorResponse, jsonResponse, type CoreHandler } from './http/handler.js';
+export { bodyText, errorResponse, jsonResponse, type CoreHandler } from './http/handler.js';
 export type { RouteDefinition, AuthRequirement, Principal } from './http/route.js';
 export { HttpError, type ErrorCode, type Issues } from './http/http-error.js';
 export { ErrorBodySchema, type ErrorBody } from './schemas/error.js';

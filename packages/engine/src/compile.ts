@@ -219,5 +219,11 @@ export function compileSnapshot(snapshot: EnvironmentSnapshot): CompiledSnapshot
       buildAll ??= recordBuilder<FlagEvaluation, Scope>(keys);
       return buildAll(list, newScope(contextObject(context)));
     },
+    evaluateList(context) {
+      const each = newScope(contextObject(context));
+      const out = new Array<FlagEvaluation>(list.length);
+      for (let i = 0; i < list.length; i++) out[i] = list[i]!.evaluate(each);
+      return out;
+    },
   };
 }

@@ -59,4 +59,6 @@ export interface CompiledSnapshot {
   has(flagKey: string): boolean;
   evaluate(flagKey: string, context: EvaluationContext): FlagEvaluation | undefined;
   evaluateAll(context: EvaluationContext): Record<string, FlagEvaluation>;
+  /** Every flag, in `keys` order: for callers that walk the result rather than look flags up by key. */
+  evaluateList(context: EvaluationContext): FlagEvaluation[];
 }

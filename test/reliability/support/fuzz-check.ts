@@ -1,5 +1,5 @@
 import { validateHeaderName, validateHeaderValue } from 'node:http';
-import type { CoreHandler, CoreRequest, Flagmount, RouteDefinition, Storage } from '@flagmount/core';
+import { bodyText, type CoreHandler, type CoreRequest, type Flagmount, type RouteDefinition, type Storage } from '@flagmount/core';
 import fc from 'fast-check';
 import { dashboardAssets } from '../../../packages/core/src/dashboard/assets.js';
 import { errorBodyProblems, ofrepFailureProblems, statusCodeProblems } from './error-body.js';
@@ -35,7 +35,7 @@ export function handlerTarget(handler: CoreHandler, storage: Storage, name = 'ha
         release();
       }
       const contentType = response.headers['content-type'];
-      return { status: response.status, contentType, text: response.body, headers: response.headers };
+      return { status: response.status, contentType, text: bodyText(response), headers: response.headers };
     },
     dump: () => dumpText(storage),
   };
@@ -221,8 +221,8 @@ export async function createFixture(instance: Flagmount): Promise<FuzzFixture> {
       headers: { authorization: `Bearer ${managementKey}`, 'content-type': 'application/json' },
       body: body === undefined ? { kind: 'none' } : { kind: 'raw', text: JSON.stringify(body) },
     });
-    if (response.status !== 200) throw new Error(`fixture ${method} ${path}: ${response.status} ${response.body}`);
-    return JSON.parse(response.body!) as any;
+    if (response.status !== 200) throw new Error(`fixture ${method} ${path}: ${response.status} ${bodyText(response)}`);
+    return JSON.parse(bodyText(response)!) as any;
   };
   const appId = bootstrap.appId;
   const envId = dev!.id;

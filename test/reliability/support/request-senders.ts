@@ -1,4 +1,4 @@
-import type { CoreHandler } from '@flagmount/core';
+import { bodyText, type CoreHandler } from '@flagmount/core';
 
 /**
  * The two ways the isolation matrix sends a request: over HTTP through a host server (the real path, headers and
@@ -22,7 +22,7 @@ export function handlerSend(handler: CoreHandler): Send {
       body: body === undefined ? { kind: 'none' } : { kind: 'raw', text: body, contentType: 'application/json' },
     });
     if (response.stream) response.stream.open({ write: () => {}, end: () => {} })();
-    return { status: response.status, contentType: response.headers['content-type'], text: response.body };
+    return { status: response.status, contentType: response.headers['content-type'], text: bodyText(response) };
   };
 }
 

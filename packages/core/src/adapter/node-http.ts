@@ -67,8 +67,11 @@ const declaredLength = (req: IncomingMessage) => Number(req.headers['content-len
  * Some parsers set an empty object without reading anything (Express 4's body-parser, `@koa/bodyparser` for a
  * content type it skips), so a parsed value counts only once the stream has been consumed; otherwise the bytes
  * are still there and are read here, and the core answers 415/400 exactly as with no host parser.
+ *
+ * Synchronous unless there are bytes to read (then a promise); a body over `limit` throws or rejects with
+ * `BodyTooLargeError`. `await` it either way.
  */
-export async function nodeRequestBody(req: IncomingMessage, parsed: unknown, limit: number): Promise<RequestBody> {
+export function nodeRequestBody(req: IncomingMessage, parsed: unknown, limit: number): RequestBody | Promise<RequestBody> {
   const contentType = req.headers['content-type'];
   const type = contentType ? { contentType } : {};
   const length = declaredLength(req);
@@ -82,7 +85,7 @@ export async function nodeRequestBody(req: IncomingMessage, parsed: unknown, lim
     if (size > limit) throw new BodyTooLargeError();
     return { kind: 'parsed', value: parsed, ...type };
   }
-  return { kind: 'raw', text: await readRawBody(req, limit), ...type };
+  return readRawBody(req, limit).then((text) => ({ kind: 'raw', text, ...type }));
 }
 
 /**
@@ -236,7 +239,9 @@ export async function handleNodeRequest(
 ): Promise<CoreResponse> {
   let body: RequestBody;
   try {
-    body = 'text' in hostBody ? textBody(req, hostBody.text, mount.maxBodyBytes) : await nodeRequestBody(req, hostBody.parsed, mount.maxBodyBytes);
+    // Only a body still to be read is awaited: a GET has none, and an await per request shows on the evaluate route.
+    const read = 'text' in hostBody ? textBody(req, hostBody.text, mount.maxBodyBytes) : nodeRequestBody(req, hostBody.parsed, mount.maxBodyBytes);
+    body = read instanceof Promise ? await read : read;
   } catch (error) {
     return unreadableRequestResponse(error);
   }

@@ -12,11 +12,11 @@ const hasScope = (scopes: readonly ManagementScope[], scope: ManagementScope) =>
  * Management routes: a missing or unknown bearer (an SDK key included) is 401 `unauthenticated`; a valid key
  * without the route's scope is 403 `unauthorized`. Runtime routes: any key problem is 403 (runtime-api.md).
  */
-export async function authenticate(
+export function authenticate(
   services: Services,
   request: CoreRequest,
   requirement: AuthRequirement,
-): Promise<Principal> {
+): Principal | Promise<Principal> {
   if (requirement.kind === 'public') return { kind: 'public' };
   if (requirement.kind === 'management') return authenticateManagement(services, request, requirement.scope);
   return authenticateSdk(services, request, requirement.keys);

@@ -17,8 +17,14 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
 }
 
 /** A 200-style JSON response whose body is already serialised. */
-export function jsonTextResponse(status: number, body: string): CoreResponse {
+export function jsonTextResponse(status: number, body: string | Buffer): CoreResponse {
   return { status, headers: { 'content-type': JSON_TYPE, 'cache-control': 'no-store' }, body };
+}
+
+/** A response's body as text (a body may be UTF-8 bytes): for code that needs a string, such as tests. */
+export function bodyText(response: CoreResponse): string | undefined {
+  const body = response.body;
+  return body === undefined || typeof body === 'string' ? body : body.toString('utf8');
 }
 
 export function errorResponse(error: HttpError, headers: Record<string, string> = {}): CoreResponse {
@@ -58,7 +64,10 @@ export function createHandler(services: Services, routes: readonly RouteDefiniti
     const { route, params } = match;
     const extra = crossOrigin(request, route);
     try {
-      const principal = await authenticate(services, request, route.auth);
+      // Awaited only when pending: SDK keys resolve from memory, and each await is a turn of the microtask queue
+      // on the hottest route.
+      const auth = authenticate(services, request, route.auth);
+      const principal = auth instanceof Promise ? await auth : auth;
       const ctx = {
         params: route.params ? validate(route.params, params, 'path parameters') : params,
         query: route.query ? validateQuery(route.query, request.query) : {},
@@ -67,7 +76,8 @@ export function createHandler(services: Services, routes: readonly RouteDefiniti
         principal,
         services,
       };
-      const result = await route.handle(ctx as never);
+      const handled = route.handle(ctx as never);
+      const result = handled instanceof Promise ? await handled : handled;
       const response = result instanceof RawResponse ? result.response : jsonResponse(200, result);
       response.headers = { ...response.headers, ...extra };
       if (request.method === 'HEAD') delete response.body;

@@ -50,10 +50,11 @@ export interface RouteDefinition<
   produces?: string;
   /**
    * Resolves the JSON body of a 200, or a complete `CoreResponse` (streams, other statuses, other content types).
+   * May answer synchronously: the evaluate routes do when everything they need is in memory.
    */
   handle(
     ctx: RouteContext<StaticOr<PS, Record<string, never>>, StaticOr<QS, Record<string, never>>, StaticOr<BS, undefined>>,
-  ): Promise<unknown>;
+  ): unknown;
 }
 
 /** Keeps the schema types attached to the handler's context; purely for inference. */

@@ -41,7 +41,10 @@ export interface StreamSink {
 export interface CoreResponse {
   status: number;
   headers: Record<string, string>;
-  /** Serialised body; absent for 204/HEAD and for streams. */
-  body?: string;
+  /**
+   * Serialised body; absent for 204/HEAD and for streams. Bytes are UTF-8 and may be a slice of a larger buffer
+   * (see `ByteSlab`); they never change, but keeping them keeps that buffer alive.
+   */
+  body?: string | Buffer;
   stream?: StreamBody;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { RemoteContextCache } from '../../src/runtime/context/remote-context.js';
+import { cachedRemoteContext, RemoteContextCache, withRemoteContext } from '../../src/runtime/context/remote-context.js';
+import type { Services } from '../../src/services.js';
 import type { Storage } from '../../src/storage/port.js';
 import type { EntityRecord } from '../../src/storage/records.js';
 
@@ -99,5 +100,23 @@ describe('RemoteContextCache', () => {
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
     expect(await cache.get('e', 'user', 'a')).toBeNull();
     expect(calls).toBe(2);
+  });
+});
+
+describe('cachedRemoteContext', () => {
+  it('answers without waiting only once every attribute it needs is cached, and merges as withRemoteContext does', async () => {
+    const store = slowStore({ 'user:u1': { plan: 'pro', country: 'de' }, 'company:c1': { tier: 'growth' } });
+    const services = { storage: store.storage, logger: { warn: () => {} } } as unknown as Services;
+    const sent = { user: { id: 'u1', country: 'fr' }, company: { id: 'c1' } };
+    expect(cachedRemoteContext(services, 'e', { other: { x: 1 } })).toEqual({ context: { other: { x: 1 } }, used: false });
+    expect(cachedRemoteContext(services, 'e', sent)).toBeUndefined();
+    const read = withRemoteContext(services, 'e', sent);
+    await store.release();
+    const waited = await read;
+    expect(waited).toEqual({ context: { user: { id: 'u1', plan: 'pro', country: 'fr' }, company: { id: 'c1', tier: 'growth' } }, used: true });
+    expect(cachedRemoteContext(services, 'e', sent)).toEqual(waited);
+    // The user is cached, the company of this context is not: it must wait.
+    expect(cachedRemoteContext(services, 'e', { user: { id: 'u1' }, company: { id: 'c2' } })).toBeUndefined();
+    expect(store.reads()).toBe(2);
   });
 });

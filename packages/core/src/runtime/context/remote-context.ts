@@ -41,6 +41,11 @@ export class RemoteContextCache {
 
   constructor(private readonly storage: Storage) {}
 
+  /** The cached attributes (`null`: known to have none), or undefined when they must be read. */
+  peek(envId: string, type: EntityType, id: string): Attributes | undefined {
+    return this.cache.get(cacheKey(envId, type, id))?.value;
+  }
+
   async get(envId: string, type: EntityType, id: string): Promise<Attributes> {
     const key = cacheKey(envId, type, id);
     const hit = this.cache.get(key);
@@ -128,15 +133,30 @@ export function invalidateRemoteContext(
 const idText = (id: unknown): string | undefined =>
   typeof id === 'string' ? (id.length ? id : undefined) : typeof id === 'number' ? String(id) : undefined;
 
+export interface RemoteContext {
+  context: Context;
+  /** True when a stored user or company was found. */
+  used: boolean;
+}
+
 /**
- * Merges stored user and company attributes under the sent ones (sent values win, member by member).
- * `used` is true when a stored user or company was found.
+ * `withRemoteContext` without waiting: the merged context when the attributes it needs are cached (or none are
+ * needed), else undefined.
  */
-export async function withRemoteContext(
-  services: Services,
-  envId: string,
-  context: Context,
-): Promise<{ context: Context; used: boolean }> {
+export function cachedRemoteContext(services: Services, envId: string, context: Context): RemoteContext | undefined {
+  const userId = idText(context.user?.id);
+  const companyId = idText(context.company?.id);
+  if (userId === undefined && companyId === undefined) return { context, used: false };
+  const cache = remoteContextCache(services);
+  const user = userId === undefined ? null : cache.peek(envId, 'user', userId);
+  if (user === undefined) return undefined;
+  const company = companyId === undefined ? null : cache.peek(envId, 'company', companyId);
+  if (company === undefined) return undefined;
+  return merged(context, user, company);
+}
+
+/** Merges stored user and company attributes under the sent ones (sent values win, member by member). */
+export async function withRemoteContext(services: Services, envId: string, context: Context): Promise<RemoteContext> {
   const cache = remoteContextCache(services);
   const userId = idText(context.user?.id);
   const companyId = idText(context.company?.id);
@@ -153,9 +173,13 @@ export async function withRemoteContext(
     services.logger.warn('flagmount: could not read stored attributes, evaluating the sent context only', { envId, error });
     return { context, used: false };
   }
+  return merged(context, user, company);
+}
+
+function merged(context: Context, user: Attributes, company: Attributes): RemoteContext {
   if (!user && !company) return { context, used: false };
-  const merged: Context = { ...context };
-  if (user) merged.user = { ...(user as Context['user']), ...context.user };
-  if (company) merged.company = { ...(company as Context['company']), ...context.company };
-  return { context: merged, used: true };
+  const out: Context = { ...context };
+  if (user) out.user = { ...(user as Context['user']), ...context.user };
+  if (company) out.company = { ...(company as Context['company']), ...context.company };
+  return { context: out, used: true };
 }

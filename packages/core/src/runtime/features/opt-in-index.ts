@@ -14,6 +14,13 @@ const EMPTY: OptInIndex = { users: new Map(), companies: new Map() };
  * generated rules. They are read once per snapshot version (not per request) and kept with that snapshot.
  */
 const indexes = new WeakMap<EnvironmentState, Promise<OptInIndex>>();
+/** The same indexes once read, for callers that answer without waiting. */
+const loaded = new WeakMap<EnvironmentState, OptInIndex>();
+
+/** The index of this snapshot if it has been read already. */
+export function loadedOptInIndex(state: EnvironmentState): OptInIndex | undefined {
+  return loaded.get(state);
+}
 
 export function optInIndex(services: Services, state: EnvironmentState): Promise<OptInIndex> {
   let index = indexes.get(state);
@@ -35,7 +42,9 @@ async function load(services: Services, state: EnvironmentState): Promise<OptInI
       if (!set) byFlag.set(t.flagId, (set = new Set()));
       set.add(t.entityId);
     }
-    return { users, companies };
+    const index = { users, companies };
+    loaded.set(state, index);
+    return index;
   } catch (error) {
     // Evaluation must keep answering when the store is away; report "not opted in" and retry on the next request.
     services.logger.warn('flagmount: could not read opt-in targets', { envId: state.environment.id, error });

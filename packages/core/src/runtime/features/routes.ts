@@ -5,12 +5,14 @@ import { EvaluatedFeaturesResponseSchema } from '../../schemas/evaluated-feature
 import { FeaturesResponseSchema } from '../../schemas/features.js';
 import type { RouteContext } from '../../http/route.js';
 import type { Static } from '@sinclair/typebox';
+import type { Context } from '../../schemas/context.js';
+import type { EnvironmentState } from '../../snapshot/environment-state.js';
 import { contextFromQuery } from '../context/query-context.js';
-import { withRemoteContext } from '../context/remote-context.js';
-import { checkWaitForVersion, sdkEnvironment, waitForVersion } from '../environment.js';
+import { cachedRemoteContext, withRemoteContext, type RemoteContext } from '../context/remote-context.js';
+import { checkWaitForVersion, currentState, sdkEnvironment, waitForVersion } from '../environment.js';
 import { optInAllowed } from '../opt-in/opt-in-policy.js';
 import { evaluatedFeaturesBody } from './evaluated-json.js';
-import { optInIndex } from './opt-in-index.js';
+import { loadedOptInIndex, optInIndex, type OptInIndex } from './opt-in-index.js';
 
 const getFeatures = defineRoute({
   method: 'GET',
@@ -33,25 +35,43 @@ const getFeatures = defineRoute({
 
 type EvaluatedContext = RouteContext<Record<string, never>, Static<typeof EvaluatedQuerySchema>, undefined>;
 
-async function evaluated(ctx: EvaluatedContext, enabledOnly: boolean) {
+/**
+ * Answers at once when the snapshot, its opt-in index and the caller's stored attributes are all in memory (the
+ * usual case); otherwise waits for whichever is missing.
+ */
+function evaluated(ctx: EvaluatedContext, enabledOnly: boolean) {
   const { services, principal, query, request } = ctx;
-  const { environment, keyKind } = sdkEnvironment(principal);
+  const { environment } = sdkEnvironment(principal);
   // Validate the context before holding the request: a bad request is answered at once.
   checkWaitForVersion(request);
   const sent = contextFromQuery(request.query);
-  const state = await waitForVersion(services, environment.id, query.waitForVersion, request);
-  const [{ context, used }, optIns] = await Promise.all([
-    withRemoteContext(services, environment.id, sent),
-    optInIndex(services, state),
-  ]);
+  if (query.waitForVersion === undefined) {
+    const state = currentState(services, environment.id);
+    const optIns = loadedOptInIndex(state);
+    const remote = optIns && cachedRemoteContext(services, environment.id, sent);
+    if (optIns && remote) return answer(ctx, enabledOnly, state, remote, optIns);
+  }
+  return evaluatedLater(ctx, enabledOnly, sent);
+}
+
+async function evaluatedLater(ctx: EvaluatedContext, enabledOnly: boolean, sent: Context) {
+  const { services, principal, query, request } = ctx;
+  const envId = sdkEnvironment(principal).environment.id;
+  const state = await waitForVersion(services, envId, query.waitForVersion, request);
+  const [remote, optIns] = await Promise.all([withRemoteContext(services, envId, sent), optInIndex(services, state)]);
+  return answer(ctx, enabledOnly, state, remote, optIns);
+}
+
+function answer(ctx: EvaluatedContext, enabledOnly: boolean, state: EnvironmentState, remote: RemoteContext, optIns: OptInIndex) {
+  const { keyKind } = sdkEnvironment(ctx.principal);
   // Serialised straight to bytes (the same body `JSON.stringify` would write for `evaluateFeatures`' object).
   const options = {
-    key: query.key,
+    key: ctx.query.key,
     enabledOnly,
     includeSecret: keyKind === 'secret',
-    optInEnabled: optInAllowed(services.options.optIn, keyKind),
+    optInEnabled: optInAllowed(ctx.services.options.optIn, keyKind),
   };
-  return raw(jsonTextResponse(200, evaluatedFeaturesBody(state, context, optIns, options, used === true)));
+  return raw(jsonTextResponse(200, evaluatedFeaturesBody(state, remote.context, optIns, options, remote.used)));
 }
 
 const getEvaluated = defineRoute({
