@@ -97,7 +97,9 @@ export function toCoreRequest(req: IncomingMessage, pathAndQuery: string, body: 
   const path = q === -1 ? pathAndQuery : pathAndQuery.slice(0, q);
   const query: Array<[string, string]> = q === -1 ? [] : [...new URLSearchParams(pathAndQuery.slice(q + 1))];
   const headers: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
+  const raw = req.headers;
+  for (const name of Object.keys(raw)) {
+    const value = raw[name];
     headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return new NodeCoreRequest((req.method ?? 'GET').toUpperCase(), path || '/', query, headers, body, res);

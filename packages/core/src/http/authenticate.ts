@@ -42,10 +42,14 @@ function sdkForbidden(message: string): HttpError {
 
 function authenticateSdk(services: Services, request: CoreRequest, keys: 'secret' | 'any'): Principal {
   const header = bearerToken(request.headers.authorization);
-  const fromQuery = request.query.filter(([name]) => name === 'publishableKey').map(([, value]) => value);
-  if (fromQuery.length > 1) throw sdkForbidden('publishableKey was sent more than once');
-  if (!header && !fromQuery.length) throw sdkForbidden('Missing SDK key: send Authorization: Bearer <key>');
-  const token = header ?? fromQuery[0]!;
+  let fromQuery: string | undefined;
+  for (const [name, value] of request.query) {
+    if (name !== 'publishableKey') continue;
+    if (fromQuery !== undefined) throw sdkForbidden('publishableKey was sent more than once');
+    fromQuery = value;
+  }
+  if (!header && fromQuery === undefined) throw sdkForbidden('Missing SDK key: send Authorization: Bearer <key>');
+  const token = header ?? fromQuery!;
   const match = services.snapshots.resolveSdkKey(token);
   if (!match) throw sdkForbidden('Invalid SDK key');
   if (!header && match.keyKind === 'secret') {

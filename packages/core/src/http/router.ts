@@ -16,6 +16,11 @@ interface CompiledRoute {
  */
 export class Router {
   private readonly byMethod = new Map<string, CompiledRoute[]>();
+  /**
+   * Routes without parameters by method and path: the hot runtime routes are all literal, and a path that equals
+   * a literal route is matched by it before any route with a parameter (see `specificity`).
+   */
+  private readonly literal = new Map<string, RouteDefinition>();
 
   constructor(readonly routes: readonly RouteDefinition[]) {
     for (const route of routes) {
@@ -26,6 +31,7 @@ export class Router {
       const list = this.byMethod.get(route.method) ?? [];
       list.push({ route, segments });
       this.byMethod.set(route.method, list);
+      if (segments.every((s) => typeof s === 'string')) this.literal.set(literalKey(route.method, segments as string[]), route);
     }
     for (const list of this.byMethod.values()) list.sort((a, b) => specificity(b) - specificity(a));
   }
@@ -41,6 +47,8 @@ export class Router {
   }
 
   private find(method: string, parts: string[]): RouteMatch | undefined {
+    const literal = this.literal.get(literalKey(method, parts));
+    if (literal) return { route: literal, params: {} };
     for (const compiled of this.byMethod.get(method) ?? []) {
       const params = matchSegments(compiled.segments, parts);
       if (params) return { route: compiled.route, params };
@@ -48,6 +56,8 @@ export class Router {
     return undefined;
   }
 }
+
+const literalKey = (method: string, parts: readonly string[]) => `${method} /${parts.join('/')}`;
 
 function specificity(r: CompiledRoute): number {
   return r.segments.reduce<number>((n, s, i) => n + (typeof s === 'string' ? 2 ** (20 - i) : 0), 0);
