@@ -41,14 +41,18 @@ export default async function run(): Promise<BenchResult> {
     }
     config.log(`  warm-up ${config.warmup()} s each, then ${runs} × ${duration} s per system, interleaved`);
     await warmUp(systems, connections, config.warmup());
-    const max = new Map([...(await interleavedRuns(systems, runs, { connections, durationSec: duration, log: config.log }))].map(([id, r]) => [id, summarize(r)]));
+    const targets = systems.map((s) => ({ ...s, pid: s.child.pid }));
+    const freeze = targets.map((t) => t.pid);
+    const max = new Map(
+      [...(await interleavedRuns(targets, runs, { connections, durationSec: duration, freeze, log: config.log }))].map(([id, r]) => [id, summarize(r)]),
+    );
 
     // Latency at a fixed, sustainable rate: a fraction of each system's own maximum.
-    const paced = systems.filter((s) => s.kind !== 'ceiling');
+    const paced = targets.filter((s) => s.kind !== 'ceiling');
     const rateOf = (id: string) => max.get(id)!.rps * fixedFraction;
     config.log(`  fixed rate: ${Math.round(fixedFraction * 100)} % of each system's maximum`);
     const fixed = new Map(
-      [...(await interleavedRuns(paced, runs, { connections, durationSec: duration, rateOf, log: config.log }))].map(([id, r]) => [id, summarize(r)]),
+      [...(await interleavedRuns(paced, runs, { connections, durationSec: duration, rateOf, freeze, log: config.log }))].map(([id, r]) => [id, summarize(r)]),
     );
     assertMostlyOk([...max, ...fixed]);
     return report({ systems, max, fixed, rateOf, duration, runs, connections, users, fixedFraction, flagsText: describeMix(flags) });
@@ -134,7 +138,7 @@ function report(input: ReportInput): BenchResult {
     'Before timing, each system was checked to serve the same flags: for 12 contexts the enabled set of every constant, attribute and segment flag equals the expected one on Flagmount and on Unleash. Rollout flags use each system\'s own hash (Reflag\'s SHA-256 bucket, Unleash\'s murmur3 stickiness), so which users fall in a rollout differs; the share does not.',
     `Response sizes differ by design: Flagmount's /features/evaluated answers every flag with its evaluation details (${systems.find((s) => s.kind === 'flagmount')?.responseBytes ?? '?'} bytes here), Unleash's frontend API lists only the enabled toggles (${systems.find((s) => s.kind === 'unleash')!.responseBytes} bytes).`,
     'Fixed-rate latency is measured the way wrk measures it, from each request\'s actual send: when the server falls behind, the pacing waits instead of queueing, so p99 at a fixed rate is not corrected for coordinated omission (wrk2 would be; it is not packaged).',
-    'Each server runs in its own child process; all of them stay up during the runs (idle except the one under load). 2-core machine: the load generator and the server share it, so absolute numbers are machine-bound and the ratios are the result.',
+    'Each server runs in its own child process; all of them stay up, and during each run every server but the one under load is stopped (SIGSTOP, resumed after): idle servers still wake up (Unleash runs scheduled jobs), which showed in the tail latency of the system under load. 2-core machine: the load generator and the server share it, so absolute numbers are machine-bound and the ratios are the result.',
   );
 
   return {

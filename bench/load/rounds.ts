@@ -5,6 +5,8 @@ export interface Target {
   id: string;
   origin: string;
   requests: RequestSpec[];
+  /** The server's process, when it is one of `RoundOptions.freeze`. */
+  pid?: number;
 }
 
 export interface RoundOptions {
@@ -13,6 +15,22 @@ export interface RoundOptions {
   /** Fixed rate per target (requests/s); a target without one runs closed-loop at its maximum. */
   rateOf?: (id: string) => number | undefined;
   log?: (line: string) => void;
+  /**
+   * Every server process of the benchmark: during a run all of them but the target's are stopped (SIGSTOP), then
+   * resumed. An idle server is not always idle (Unleash's scheduled jobs wake every few seconds), and on 2 cores
+   * its wake-ups showed in the tail latency of whichever system was under load.
+   */
+  freeze?: readonly number[];
+}
+
+function signalAll(pids: readonly number[], signal: NodeJS.Signals): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // Already gone: its system's own run reports the failure.
+    }
+  }
 }
 
 /**
@@ -25,13 +43,20 @@ export async function interleavedRuns(targets: Target[], runs: number, options: 
     for (let i = 0; i < targets.length; i++) {
       const target = targets[(i + round) % targets.length]!;
       const rate = options.rateOf?.(target.id);
-      const result = await runLoad({
-        origin: target.origin,
-        requests: target.requests,
-        connections: options.connections,
-        durationSec: options.durationSec,
-        ...(rate ? { rate } : {}),
-      });
+      const others = (options.freeze ?? []).filter((pid) => pid !== target.pid);
+      signalAll(others, 'SIGSTOP');
+      let result: LoadResult;
+      try {
+        result = await runLoad({
+          origin: target.origin,
+          requests: target.requests,
+          connections: options.connections,
+          durationSec: options.durationSec,
+          ...(rate ? { rate } : {}),
+        });
+      } finally {
+        signalAll(others, 'SIGCONT');
+      }
       results.get(target.id)!.push(result);
       options.log?.(
         `  run ${round + 1}/${runs} ${target.id}${rate ? ` @${Math.round(rate)}/s` : ''}: ${Math.round(result.rps)} req/s, ` +
