@@ -33,6 +33,7 @@ const getFeatures = defineRoute({
   },
 });
 
+type KeyKind = ReturnType<typeof sdkEnvironment>['keyKind'];
 type EvaluatedContext = RouteContext<Record<string, never>, Static<typeof EvaluatedQuerySchema>, undefined>;
 
 /**
@@ -41,7 +42,7 @@ type EvaluatedContext = RouteContext<Record<string, never>, Static<typeof Evalua
  */
 function evaluated(ctx: EvaluatedContext, enabledOnly: boolean) {
   const { services, principal, query, request } = ctx;
-  const { environment } = sdkEnvironment(principal);
+  const { environment, keyKind } = sdkEnvironment(principal);
   // Validate the context before holding the request: a bad request is answered at once.
   checkWaitForVersion(request);
   const sent = contextFromQuery(request.query);
@@ -49,21 +50,26 @@ function evaluated(ctx: EvaluatedContext, enabledOnly: boolean) {
     const state = currentState(services, environment.id);
     const optIns = loadedOptInIndex(state);
     const remote = optIns && cachedRemoteContext(services, environment.id, sent);
-    if (optIns && remote) return answer(ctx, enabledOnly, state, remote, optIns);
+    if (optIns && remote) return answer(ctx, enabledOnly, keyKind, state, remote, optIns);
   }
-  return evaluatedLater(ctx, enabledOnly, sent);
+  return evaluatedLater(ctx, enabledOnly, keyKind, environment.id, sent);
 }
 
-async function evaluatedLater(ctx: EvaluatedContext, enabledOnly: boolean, sent: Context) {
-  const { services, principal, query, request } = ctx;
-  const envId = sdkEnvironment(principal).environment.id;
+async function evaluatedLater(ctx: EvaluatedContext, enabledOnly: boolean, keyKind: KeyKind, envId: string, sent: Context) {
+  const { services, query, request } = ctx;
   const state = await waitForVersion(services, envId, query.waitForVersion, request);
   const [remote, optIns] = await Promise.all([withRemoteContext(services, envId, sent), optInIndex(services, state)]);
-  return answer(ctx, enabledOnly, state, remote, optIns);
+  return answer(ctx, enabledOnly, keyKind, state, remote, optIns);
 }
 
-function answer(ctx: EvaluatedContext, enabledOnly: boolean, state: EnvironmentState, remote: RemoteContext, optIns: OptInIndex) {
-  const { keyKind } = sdkEnvironment(ctx.principal);
+function answer(
+  ctx: EvaluatedContext,
+  enabledOnly: boolean,
+  keyKind: KeyKind,
+  state: EnvironmentState,
+  remote: RemoteContext,
+  optIns: OptInIndex,
+) {
   // Serialised straight to bytes (the same body `JSON.stringify` would write for `evaluateFeatures`' object).
   const options = {
     key: ctx.query.key,
