@@ -19,8 +19,8 @@ export function flagmountExpress(instance: Flagmount, options: FlagmountExpressO
       return;
     }
     // Never rejects (see handleNodeRequest): nothing reaches Express's error handler.
-    void handleNodeRequest(mount, req, res, below, { parsed: (req as { body?: unknown }).body }).then((response) =>
-      sendNodeResponse(res, response),
-    );
+    const response = handleNodeRequest(mount, req, res, below, { parsed: (req as { body?: unknown }).body });
+    if (response instanceof Promise) void response.then((answer) => sendNodeResponse(res, answer));
+    else sendNodeResponse(res, response);
   };
 }

@@ -3,6 +3,7 @@ import {
   handleNodeRequest,
   normalizePrefix,
   pathBelow,
+  releaseWhenSent,
   sendNodeResponse,
   unreadableRequestResponse,
   type CoreResponse,
@@ -56,13 +57,17 @@ async function routes(scope: FastifyInstance, mount: Mount): Promise<void> {
     return send(reply, unreadableRequestResponse(error));
   });
 
-  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+  const handler = (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> | undefined => {
     // The router matched, so the URL is below `scope.prefix` (the full one, outer prefixes included); the fallback
     // covers a case-insensitive router, whose match can differ from the prefix in case only.
     const url = request.url;
     const below = pathBelow(scope.prefix, url) ?? url.slice(scope.prefix.length);
     const body = request.body instanceof RawText ? { text: request.body.text } : { parsed: request.body };
-    return send(reply, await handleNodeRequest(mount, request.raw, reply.raw, below, body));
+    const response = handleNodeRequest(mount, request.raw, reply.raw, below, body);
+    if (response instanceof Promise) return response.then((answer) => send(reply, answer, noOnSendHook(request)));
+    // Answered at once (the usual evaluate request): Fastify wants nothing back from a handler that has sent.
+    send(reply, response, noOnSendHook(request));
+    return undefined;
   };
   const route = { method: METHODS, handler, bodyLimit: mount.maxBodyBytes };
   scope.route({ ...route, url: '/' });
@@ -72,12 +77,27 @@ async function routes(scope: FastifyInstance, mount: Mount): Promise<void> {
   if (scope.prefix) scope.setNotFoundHandler(handler);
 }
 
-function send(reply: FastifyReply, response: CoreResponse): FastifyReply {
+let routeContext: symbol | null | undefined;
+
+/**
+ * Whether no onSend hook will see this request's payload. Only then are sent bytes handed back to the core for
+ * reuse (`CoreResponse.release`): a hook such as a response cache may keep the payload. Fastify keeps the route's
+ * hooks on its route context, under a symbol it does not export; without that symbol, nothing is handed back.
+ */
+function noOnSendHook(request: FastifyRequest): boolean {
+  routeContext ??= Object.getOwnPropertySymbols(request).find((s) => s.description === 'fastify.context') ?? null;
+  if (!routeContext) return false;
+  const context = (request as unknown as Record<symbol, { onSend?: unknown } | undefined>)[routeContext];
+  return context?.onSend === null;
+}
+
+function send(reply: FastifyReply, response: CoreResponse, lends = false): FastifyReply {
   if (response.stream) {
     // Fastify must not touch this response again: the stream stays open and is written to directly.
     reply.hijack();
     sendNodeResponse(reply.raw, response);
     return reply;
   }
+  if (lends) releaseWhenSent(reply.raw, response);
   return reply.code(response.status).headers(response.headers).send(response.body);
 }

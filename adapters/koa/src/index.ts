@@ -24,12 +24,14 @@ export type FlagmountKoaOptions = MountOptions;
  */
 export function flagmountKoa(instance: Flagmount, options: FlagmountKoaOptions = {}): Middleware {
   const mount = createMount(instance, options);
-  return async function flagmount(ctx: Context, next: Next): Promise<void> {
+  return function flagmount(ctx: Context, next: Next): Promise<void> | void {
     const below = pathBelow(mount.prefix, ctx.url);
     if (below === undefined) return next();
     const parsed = (ctx.request as { body?: unknown }).body;
     // Never rejects (see handleNodeRequest): nothing reaches Koa's error handling or `app.on('error')`.
-    send(ctx, await handleNodeRequest(mount, ctx.req, ctx.res, below, { parsed }));
+    const response = handleNodeRequest(mount, ctx.req, ctx.res, below, { parsed });
+    if (response instanceof Promise) return response.then((answer) => send(ctx, answer));
+    send(ctx, response);
   };
 }
 

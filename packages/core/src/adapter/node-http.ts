@@ -1,6 +1,7 @@
-import { validateHeaderName, validateHeaderValue, type IncomingMessage, type ServerResponse } from 'node:http';
+import { ServerResponse, validateHeaderName, validateHeaderValue, type IncomingMessage } from 'node:http';
 import { errorResponse } from '../http/handler.js';
 import { HttpError, invalidRequest } from '../http/http-error.js';
+import { queryPairs } from '../http/query-string.js';
 import type { CoreRequest, CoreResponse, RequestBody } from '../http/types.js';
 import type { Mount } from './mount.js';
 
@@ -95,7 +96,7 @@ export function nodeRequestBody(req: IncomingMessage, parsed: unknown, limit: nu
 export function toCoreRequest(req: IncomingMessage, pathAndQuery: string, body: RequestBody, res?: ServerResponse): CoreRequest {
   const q = pathAndQuery.indexOf('?');
   const path = q === -1 ? pathAndQuery : pathAndQuery.slice(0, q);
-  const query: Array<[string, string]> = q === -1 ? [] : [...new URLSearchParams(pathAndQuery.slice(q + 1))];
+  const query = q === -1 ? [] : queryPairs(pathAndQuery.slice(q + 1));
   const headers: Record<string, string | undefined> = {};
   const raw = req.headers;
   for (const name of Object.keys(raw)) {
@@ -152,7 +153,18 @@ export function sendNodeResponse(res: ServerResponse, response: CoreResponse): v
   }
 }
 
+/**
+ * Lets the core reuse a lent body (`CoreResponse.release`) once Node has handed the response to the operating
+ * system. Not when someone wrapped this response's `write` or `end` (compression, a response cache): they may
+ * keep the bytes past that point, so those are never reused.
+ */
+export function releaseWhenSent(res: ServerResponse, response: CoreResponse): void {
+  if (!response.release || res.write !== ServerResponse.prototype.write || res.end !== ServerResponse.prototype.end) return;
+  res.once('finish', response.release);
+}
+
 function sendPlain(res: ServerResponse, response: CoreResponse): void {
+  releaseWhenSent(res, response);
   const body = response.body;
   const headers = body !== undefined ? { ...response.headers, 'content-length': String(Buffer.byteLength(body)) } : response.headers;
   res.writeHead(response.status, headers);
@@ -227,36 +239,54 @@ export function internalErrorResponse(): CoreResponse {
 export type HostBody = { parsed?: unknown } | { text: string };
 
 /**
- * The whole request cycle up to the response: reads the body, calls the mount's handler. Never rejects, so no
- * error of Flagmount's reaches the host's error handler.
+ * The whole request cycle up to the response: reads the body, calls the mount's handler. Never throws or rejects,
+ * so no error of Flagmount's reaches the host's error handler.
+ *
+ * The response comes synchronously when nothing had to wait (no body to read, a handler that answered from
+ * memory), else as a promise: each promise between the framework and the core is a turn of the microtask queue
+ * on the hottest route. `await` it, or test for a promise to answer at once when it is not one.
  *
  * @param pathAndQuery the URL below the mount prefix (`/features?x=1`)
  */
-export async function handleNodeRequest(
+export function handleNodeRequest(
   mount: Mount,
   req: IncomingMessage,
   res: ServerResponse,
   pathAndQuery: string,
   hostBody: HostBody = {},
-): Promise<CoreResponse> {
-  let body: RequestBody;
+): CoreResponse | Promise<CoreResponse> {
+  let read: RequestBody | Promise<RequestBody>;
   try {
-    // Only a body still to be read is awaited: a GET has none, and an await per request shows on the evaluate route.
-    const read = 'text' in hostBody ? textBody(req, hostBody.text, mount.maxBodyBytes) : nodeRequestBody(req, hostBody.parsed, mount.maxBodyBytes);
-    body = read instanceof Promise ? await read : read;
+    read = 'text' in hostBody ? textBody(req, hostBody.text, mount.maxBodyBytes) : nodeRequestBody(req, hostBody.parsed, mount.maxBodyBytes);
   } catch (error) {
     return unreadableRequestResponse(error);
   }
+  if (read instanceof Promise) return read.then((body) => handleRead(mount, req, res, pathAndQuery, body), unreadableRequestResponse);
+  return handleRead(mount, req, res, pathAndQuery, read);
+}
+
+// Module functions rather than closures: this runs for every request, and a closure made per call costs its
+// allocation (and, under tsx's keepNames, a defineProperty).
+function handleRead(mount: Mount, req: IncomingMessage, res: ServerResponse, pathAndQuery: string, body: RequestBody) {
   try {
-    const response = await mount.handle(toCoreRequest(req, pathAndQuery, body, res));
-    checkHeaders(response.headers);
-    return response;
+    const response = mount.handle(toCoreRequest(req, pathAndQuery, body, res));
+    if (!(response instanceof Promise)) return checked(response);
+    return response.then(checked).then(undefined, (error: unknown) => failed(mount, req, error));
   } catch (error) {
-    // The core handler is written never to reject, and its headers are its own: this guards only against a bug
-    // there, which would otherwise surface as an exception inside the host's framework.
-    mount.logger.error('flagmount: request failed outside the handler', { error, method: req.method, url: req.url });
-    return internalErrorResponse();
+    return failed(mount, req, error);
   }
+}
+
+function checked(response: CoreResponse): CoreResponse {
+  checkHeaders(response.headers);
+  return response;
+}
+
+function failed(mount: Mount, req: IncomingMessage, error: unknown): CoreResponse {
+  // The core handler is written never to throw, and its headers are its own: this guards only against a bug
+  // there, which would otherwise surface as an exception inside the host's framework.
+  mount.logger.error('flagmount: request failed outside the handler', { error, method: req.method, url: req.url });
+  return internalErrorResponse();
 }
 
 /** Throws for a header Node would refuse, before any framework tries to write it. */

@@ -3,12 +3,16 @@ import { ConflictError, StorageUnavailableError } from '../storage/errors.js';
 import { authenticate } from './authenticate.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
 import { HttpError, invalidRequest, type Issues } from './http-error.js';
-import { RawResponse, type RouteDefinition } from './route.js';
-import { Router } from './router.js';
+import { RawResponse, type Principal, type RouteDefinition } from './route.js';
+import { Router, type RouteMatch } from './router.js';
 import type { CoreRequest, CoreResponse } from './types.js';
 import { validate, validateQuery } from './validate.js';
 
-export type CoreHandler = (request: CoreRequest) => Promise<CoreResponse>;
+/**
+ * The core's request handler. It answers synchronously when nothing has to wait (the evaluate route, usually);
+ * `await` its result either way. It never throws or rejects.
+ */
+export type CoreHandler = (request: CoreRequest) => CoreResponse | Promise<CoreResponse>;
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -43,7 +47,7 @@ export function createHandler(services: Services, routes: readonly RouteDefiniti
   const crossOrigin = (request: CoreRequest, route: RouteDefinition | undefined) =>
     route?.surface === 'runtime' || cors.management ? corsHeaders(request, cors) : {};
 
-  return async function handle(request: CoreRequest): Promise<CoreResponse> {
+  return function handle(request: CoreRequest): CoreResponse | Promise<CoreResponse> {
     const match = router.match(request.method, request.path);
     if (request.method === 'OPTIONS') {
       if (!match) return errorResponse(new HttpError(404, 'not_found', `No route ${request.path}`));
@@ -63,29 +67,42 @@ export function createHandler(services: Services, routes: readonly RouteDefiniti
     }
     const { route, params } = match;
     const extra = crossOrigin(request, route);
+    // Synchronous until something must wait: SDK keys resolve from memory and the evaluate route usually answers
+    // from memory, and every promise in between is a turn of the microtask queue on the hottest route. (The
+    // helpers take their state as arguments: a closure made per request is an allocation per request.)
     try {
-      // Awaited only when pending: SDK keys resolve from memory, and each await is a turn of the microtask queue
-      // on the hottest route.
       const auth = authenticate(services, request, route.auth);
-      const principal = auth instanceof Promise ? await auth : auth;
-      const ctx = {
-        params: route.params ? validate(route.params, params, 'path parameters') : params,
-        query: route.query ? validateQuery(route.query, request.query) : {},
-        body: route.body ? validate(route.body, readBody(request, services.options.maxBodyBytes), 'request body') : undefined,
-        request,
-        principal,
-        services,
-      };
-      const handled = route.handle(ctx as never);
-      const result = handled instanceof Promise ? await handled : handled;
-      const response = result instanceof RawResponse ? result.response : jsonResponse(200, result);
-      response.headers = { ...response.headers, ...extra };
-      if (request.method === 'HEAD') delete response.body;
-      return response;
+      if (!(auth instanceof Promise)) return run(request, match, auth, extra);
+      return auth.then((principal) => run(request, match, principal, extra)).then(undefined, (error: unknown) => fail(request, error, extra));
     } catch (error) {
-      return errorResponse(toHttpError(error, services, request), extra);
+      return fail(request, error, extra);
     }
   };
+
+  function run(request: CoreRequest, { route, params }: RouteMatch, principal: Principal, extra: Record<string, string>) {
+    const ctx = {
+      params: route.params ? validate(route.params, params, 'path parameters') : params,
+      query: route.query ? validateQuery(route.query, request.query) : {},
+      body: route.body ? validate(route.body, readBody(request, services.options.maxBodyBytes), 'request body') : undefined,
+      request,
+      principal,
+      services,
+    };
+    const handled = route.handle(ctx as never);
+    if (!(handled instanceof Promise)) return finish(request, handled, extra);
+    return handled.then((result: unknown) => finish(request, result, extra)).then(undefined, (error: unknown) => fail(request, error, extra));
+  }
+
+  function fail(request: CoreRequest, error: unknown, extra: Record<string, string>): CoreResponse {
+    return errorResponse(toHttpError(error, services, request), extra);
+  }
+}
+
+function finish(request: CoreRequest, result: unknown, extra: Record<string, string>): CoreResponse {
+  const response = result instanceof RawResponse ? result.response : jsonResponse(200, result);
+  response.headers = { ...response.headers, ...extra };
+  if (request.method === 'HEAD') delete response.body;
+  return response;
 }
 
 /**

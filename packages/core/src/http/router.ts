@@ -38,6 +38,10 @@ export class Router {
 
   /** `undefined` when nothing matches; `{ allowed }` when the path exists under other methods. */
   match(method: string, path: string): RouteMatch | { allowed: string[]; routes: RouteDefinition[] } | undefined {
+    // A path spelled exactly as a literal route (no escapes, no empty segments) is that route: splitting and
+    // decoding it would give back the same key, so the hot routes skip both.
+    const exact = this.literal.get(`${method === 'HEAD' ? 'GET' : method} ${path}`);
+    if (exact) return { route: exact, params: {} };
     const parts = splitPath(path);
     if (!parts) return undefined;
     const found = this.find(method === 'HEAD' ? 'GET' : method, parts);

@@ -47,4 +47,10 @@ export interface CoreResponse {
    */
   body?: string | Buffer;
   stream?: StreamBody;
+  /**
+   * Present when the body's bytes are lent: call it once they are no longer read, that is when the response has
+   * been handed to the operating system (Node's `'finish'`), and the core may reuse them. Optional to call: bytes
+   * never released are simply never reused. Calling it earlier lets a later response overwrite this body.
+   */
+  release?: () => void;
 }

@@ -83,21 +83,22 @@ function typesOf(schema: TSchema, name: string): ReadonlySet<string> {
 
 const NO_TYPES: ReadonlySet<string> = new Set();
 
-function convertQuery(schema: TSchema, query: Record<string, string | string[]>): Record<string, unknown> {
-  const out: Record<string, unknown> = query;
-  for (const name in query) {
-    if (!Object.hasOwn(query, name)) continue;
+function convertQuery(schema: TSchema, pairs: ReadonlyArray<readonly [string, string]>): Record<string, unknown> {
+  const query: Record<string, unknown> = queryObject(pairs);
+  // Over the pairs rather than `for…in`: the object has no prototype, and enumerating such a dictionary-mode object
+  // costs more than the whole conversion.
+  for (const [name] of pairs) {
     const value = query[name];
     if (typeof value !== 'string') continue;
     const types = typesOf(schema, name);
     if (types.has('string')) continue;
-    if ((types.has('integer') || types.has('number')) && NUMERIC.test(value)) out[name] = Number(value);
-    else if (types.has('boolean') && (value === 'true' || value === 'false')) out[name] = value === 'true';
+    if ((types.has('integer') || types.has('number')) && NUMERIC.test(value)) query[name] = Number(value);
+    else if (types.has('boolean') && (value === 'true' || value === 'false')) query[name] = value === 'true';
   }
-  return out;
+  return query;
 }
 
 /** Converts query strings to the schema's numbers/booleans, then validates. */
 export function validateQuery<T>(schema: TSchema, pairs: ReadonlyArray<readonly [string, string]>): T {
-  return validate<T>(schema, convertQuery(schema, queryObject(pairs)), 'query parameters');
+  return validate<T>(schema, convertQuery(schema, pairs), 'query parameters');
 }

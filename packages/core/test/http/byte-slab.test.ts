@@ -37,4 +37,45 @@ describe('ByteSlab', () => {
   it('writes an empty body', () => {
     expect(new ByteSlab(64).write([], 0).length).toBe(0);
   });
+
+  it('reuses the bytes of the latest slice once it is released, and of no other', () => {
+    const slab = new ByteSlab(1024);
+    const first = slab.write(['first'], 15);
+    const second = slab.write(['second'], 18);
+    slab.release(first);
+    const third = slab.write(['third!'], 18);
+    expect(third.byteOffset).toBeGreaterThan(second.byteOffset);
+    expect(`${first.toString()} ${second.toString()}`).toBe('first second');
+    slab.release(third);
+    const fourth = slab.write(['fourth'], 18);
+    expect(fourth.byteOffset).toBe(third.byteOffset);
+    expect(fourth.toString()).toBe('fourth');
+    // Released twice, or after a later slice: nothing is taken back.
+    slab.release(third);
+    slab.release(fourth);
+    slab.release(fourth);
+    const fifth = slab.write(['fifth'], 15);
+    const sixth = slab.write(['sixth'], 15);
+    expect(sixth.byteOffset).toBeGreaterThan(fifth.byteOffset);
+    expect(`${second.toString()} ${fifth.toString()} ${sixth.toString()}`).toBe('second fifth sixth');
+  });
+
+  it('ignores the release of a slice from an earlier slab or of a body with bytes of its own', () => {
+    const slab = new ByteSlab(256);
+    const old = slab.write(['x'.repeat(10)], 30);
+    const written: Buffer[] = [];
+    let fresh: Buffer;
+    do written.push((fresh = slab.write(['y'.repeat(20)], 60)));
+    while (fresh.buffer === old.buffer);
+    slab.release(old);
+    const big = slab.write(['b'.repeat(100)], 100);
+    expect(big.buffer).not.toBe(fresh.buffer);
+    slab.release(big);
+    const after = slab.write(['after'], 15);
+    expect(after.buffer).toBe(fresh.buffer);
+    expect(after.byteOffset).toBeGreaterThan(fresh.byteOffset);
+    expect(old.toString()).toBe('x'.repeat(10));
+    for (const b of written) expect(b.toString()).toBe('y'.repeat(20));
+    expect(`${big.toString()} ${after.toString()}`).toBe(`${'b'.repeat(100)} after`);
+  });
 });

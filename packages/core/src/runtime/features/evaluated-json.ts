@@ -173,6 +173,11 @@ const bodies = new ByteSlab();
  */
 const entries = new ByteSlab();
 
+/** Hands an answer's bytes back once sent (see `CoreResponse.release`), so the next answer reuses them. */
+export function releaseEvaluatedBody(body: Buffer): void {
+  bodies.release(body);
+}
+
 /**
  * The whole `/features/evaluated` (and `/features/enabled`) body: the UTF-8 of
  * `JSON.stringify({ success: true, flagStateVersion, features: evaluateFeatures(…), remoteContextUsed })`.

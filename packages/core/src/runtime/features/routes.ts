@@ -11,7 +11,7 @@ import { contextFromQuery } from '../context/query-context.js';
 import { cachedRemoteContext, withRemoteContext, type RemoteContext } from '../context/remote-context.js';
 import { checkWaitForVersion, currentState, sdkEnvironment, waitForVersion } from '../environment.js';
 import { optInAllowed } from '../opt-in/opt-in-policy.js';
-import { evaluatedFeaturesBody } from './evaluated-json.js';
+import { evaluatedFeaturesBody, releaseEvaluatedBody } from './evaluated-json.js';
 import { loadedOptInIndex, optInIndex, type OptInIndex } from './opt-in-index.js';
 
 const getFeatures = defineRoute({
@@ -77,7 +77,10 @@ function answer(
     includeSecret: keyKind === 'secret',
     optInEnabled: optInAllowed(ctx.services.options.optIn, keyKind),
   };
-  return raw(jsonTextResponse(200, evaluatedFeaturesBody(state, remote.context, optIns, options, remote.used)));
+  const body = evaluatedFeaturesBody(state, remote.context, optIns, options, remote.used);
+  const response = jsonTextResponse(200, body);
+  response.release = () => releaseEvaluatedBody(body);
+  return raw(response);
 }
 
 const getEvaluated = defineRoute({
