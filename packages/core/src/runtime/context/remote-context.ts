@@ -7,7 +7,8 @@ import type { Context } from '../../schemas/context.js';
 /** Stored attributes of one entity, or `null` when the store has none (cached too, so misses stay cheap). */
 type Attributes = Record<string, unknown> | null;
 
-const MAX_ENTRIES = 50_000;
+/** Entries per environment and entity type. */
+const MAX_ENTRIES = 25_000;
 /**
  * Writes from this process invalidate at once; the TTL bounds how long a write from elsewhere (another replica,
  * a management upsert) can go unseen.
@@ -34,7 +35,11 @@ interface Batch {
  * instance paid one query per user every few seconds, measured ~9 % of the evaluate route's CPU on SQLite.
  */
 export class RemoteContextCache {
-  private readonly cache = new LRUCache<string, { value: Attributes }>({ max: MAX_ENTRIES, ttl: TTL_MS });
+  /**
+   * One LRU per environment and entity type, keyed by the entity id as sent: a lookup then builds no composite key
+   * (concatenating and hashing one cost ~0.3 µs, twice per evaluate request).
+   */
+  private readonly caches = new Map<string, Record<EntityType, Entries>>();
   private readonly inflight = new Map<string, Promise<Attributes>>();
   private readonly generation = new Map<string, number>();
   private readonly batches = new Map<string, Batch>();
@@ -43,13 +48,13 @@ export class RemoteContextCache {
 
   /** The cached attributes (`null`: known to have none), or undefined when they must be read. */
   peek(envId: string, type: EntityType, id: string): Attributes | undefined {
-    return this.cache.get(cacheKey(envId, type, id))?.value;
+    return this.caches.get(envId)?.[type].get(id)?.value;
   }
 
   async get(envId: string, type: EntityType, id: string): Promise<Attributes> {
-    const key = cacheKey(envId, type, id);
-    const hit = this.cache.get(key);
+    const hit = this.caches.get(envId)?.[type].get(id);
     if (hit) return hit.value;
+    const key = cacheKey(envId, type, id);
     const running = this.inflight.get(key);
     if (running) return running;
     const batch = this.batchFor(envId, type);
@@ -88,8 +93,9 @@ export class RemoteContextCache {
       const rows = await this.storage.entities.getMany(batch.envId, batch.type, [...batch.ids.keys()]);
       const values = new Map<string, Attributes>();
       for (const row of rows) values.set(row.id, row.attributes);
+      const entries = this.entries(batch.envId, batch.type);
       for (const [id, { key, startedAt }] of batch.ids) {
-        if ((this.generation.get(key) ?? 0) === startedAt) this.cache.set(key, { value: values.get(id) ?? null });
+        if ((this.generation.get(key) ?? 0) === startedAt) entries.set(id, { value: values.get(id) ?? null });
       }
       batch.resolve(values);
     } catch (error) {
@@ -98,14 +104,23 @@ export class RemoteContextCache {
   }
 
   invalidate(envId: string, type: EntityType, id: string): void {
+    this.caches.get(envId)?.[type].delete(id);
     const key = cacheKey(envId, type, id);
-    this.cache.delete(key);
     this.inflight.delete(key);
     this.generation.set(key, (this.generation.get(key) ?? 0) + 1);
     // Generations only matter while a read is in flight; keep the map from growing with every entity ever written.
     if (this.generation.size > MAX_ENTRIES) this.generation.clear();
   }
+
+  private entries(envId: string, type: EntityType): Entries {
+    let byType = this.caches.get(envId);
+    if (!byType) this.caches.set(envId, (byType = { user: newEntries(), company: newEntries() }));
+    return byType[type];
+  }
 }
+
+type Entries = LRUCache<string, { value: Attributes }>;
+const newEntries = (): Entries => new LRUCache({ max: MAX_ENTRIES, ttl: TTL_MS });
 
 const cacheKey = (envId: string, type: EntityType, id: string) => `${envId}\u0000${type}\u0000${id}`;
 
