@@ -40,11 +40,12 @@ export class Router {
   match(method: string, path: string): RouteMatch | { allowed: string[]; routes: RouteDefinition[] } | undefined {
     // A path spelled exactly as a literal route (no escapes, no empty segments) is that route: splitting and
     // decoding it would give back the same key, so the hot routes skip both.
-    const exact = this.literal.get(`${method === 'HEAD' ? 'GET' : method} ${path}`);
+    const wanted = method === 'HEAD' ? 'GET' : method;
+    const exact = this.literal.get(`${wanted} ${path}`);
     if (exact) return { route: exact, params: {} };
     const parts = splitPath(path);
     if (!parts) return undefined;
-    const found = this.find(method === 'HEAD' ? 'GET' : method, parts);
+    const found = this.find(wanted, parts);
     if (found) return found;
     const others = [...this.byMethod.keys()].flatMap((m) => this.find(m, parts) ?? []);
     return others.length ? { allowed: others.map((o) => o.route.method), routes: others.map((o) => o.route) } : undefined;

@@ -52,8 +52,8 @@ export class RemoteContextCache {
   }
 
   async get(envId: string, type: EntityType, id: string): Promise<Attributes> {
-    const hit = this.caches.get(envId)?.[type].get(id);
-    if (hit) return hit.value;
+    const cached = this.peek(envId, type, id);
+    if (cached !== undefined) return cached;
     const key = cacheKey(envId, type, id);
     const running = this.inflight.get(key);
     if (running) return running;
