@@ -8,6 +8,7 @@ import type {
   FlagEvaluation,
 } from './evaluation.js';
 import { recordBuilder } from './record-builder.js';
+import { isContextFree, OutcomeTable } from './outcome-table.js';
 import { compileFilter } from './targeting/compile-filter.js';
 import { newScope, type CompiledFilter, type Scope } from './targeting/scope.js';
 
@@ -47,6 +48,9 @@ function ruleMask(rules: readonly CompiledFilter[], scope: Scope): number {
 }
 
 const MAX_SHARED_RULES = 5;
+
+/** Rules plus variants beyond this count do not fit an outcome code (see `CompiledSnapshot.outcomes`). */
+const MAX_OUTCOME_RESULTS = 24;
 
 /**
  * Every possible `ruleEvaluationResults` of a list of up to MAX_SHARED_RULES rules, indexed by length then mask:
@@ -97,6 +101,8 @@ class CompiledFlag {
     private readonly configVersion: number,
     private readonly variantFilters: readonly CompiledFilter[],
     private readonly variantValues: readonly CompiledVariant[],
+    /** Nothing in its rules or variants reads the context: every context gets the same outcome. */
+    readonly contextFree: boolean,
   ) {}
 
   evaluate(scope: Scope): FlagEvaluation {
@@ -126,6 +132,32 @@ class CompiledFlag {
       missingContextFields: missing === null ? NO_MISSING : missing,
       config: this.variantFilters.length > 0 ? this.evaluateConfig(scope) : undefined,
     };
+  }
+
+  /**
+   * The evaluation as a number instead of an object: a leading 1, one bit per rule then per variant, and the
+   * enabled bit last; -1 when it reports a problem or has too many results to fit. Rules run exactly as in
+   * `evaluate`, so equal codes of one flag mean equal evaluations.
+   */
+  outcome(scope: Scope): number {
+    const rules = this.rules;
+    const variants = this.variantFilters;
+    if (rules.length + variants.length > MAX_OUTCOME_RESULTS) return -1;
+    scope.missing = null;
+    scope.errors = null;
+    let code = 1;
+    let enabled = 0;
+    for (let i = 0; i < rules.length; i++) {
+      scope.ruleFailed = false;
+      const matched = rules[i]!(scope) && !scope.ruleFailed;
+      code = code * 2 + (matched ? 1 : 0);
+      if (matched) enabled = 1;
+    }
+    for (let i = 0; i < variants.length; i++) {
+      scope.ruleFailed = false;
+      code = code * 2 + (variants[i]!(scope) && !scope.ruleFailed ? 1 : 0);
+    }
+    return scope.errors === null && scope.missing === null ? code * 2 + enabled : -1;
   }
 
   private evaluateConfig(scope: Scope): ConfigEvaluation {
@@ -159,7 +191,7 @@ function compileFlag(definition: FlagDefinition): CompiledFlag {
   const variantValues: readonly CompiledVariant[] = variants.length
     ? variants.map((variant) => ({ key: variant.key, payload: frozenCopy(variant.payload) }))
     : NO_VARIANTS;
-  return new CompiledFlag(key, definition.targetingVersion, rules, configVersion, variantFilters, variantValues);
+  return new CompiledFlag(key, definition.targetingVersion, rules, configVersion, variantFilters, variantValues, isContextFree(definition));
 }
 
 function contextObject(context: EvaluationContext | null | undefined): object {
@@ -177,6 +209,7 @@ export function compileSnapshot(snapshot: EnvironmentSnapshot): CompiledSnapshot
   const keys = Object.freeze(list.map((flag) => flag.key));
   // Generated on first use: compiling the generated function costs tens of microseconds, which a snapshot only
   // ever asked for single flags need not pay.
+  let table: OutcomeTable | undefined;
   let buildAll: ReturnType<typeof recordBuilder<FlagEvaluation, Scope>> | undefined;
   // Evaluation is synchronous, so one scope serves every call. A getter or proxy in the context could still call
   // back into this snapshot mid-evaluation: that inner call gets a scope of its own.
@@ -219,11 +252,17 @@ export function compileSnapshot(snapshot: EnvironmentSnapshot): CompiledSnapshot
       buildAll ??= recordBuilder<FlagEvaluation, Scope>(keys);
       return buildAll(list, newScope(contextObject(context)));
     },
-    evaluateList(context) {
-      const each = newScope(contextObject(context));
-      const out = new Array<FlagEvaluation>(list.length);
-      for (let i = 0; i < list.length; i++) out[i] = list[i]!.evaluate(each);
-      return out;
+    outcomes(context, out) {
+      table ??= new OutcomeTable(list);
+      if (busy) return table.fill(newScope(contextObject(context)), out);
+      busy = true;
+      scope.context = contextObject(context);
+      try {
+        table.fill(scope, out);
+      } finally {
+        scope.context = EMPTY_CONTEXT;
+        busy = false;
+      }
     },
   };
 }

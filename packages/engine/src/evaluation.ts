@@ -59,6 +59,12 @@ export interface CompiledSnapshot {
   has(flagKey: string): boolean;
   evaluate(flagKey: string, context: EvaluationContext): FlagEvaluation | undefined;
   evaluateAll(context: EvaluationContext): Record<string, FlagEvaluation>;
-  /** Every flag, in `keys` order: for callers that walk the result rather than look flags up by key. */
-  evaluateList(context: EvaluationContext): FlagEvaluation[];
+  /**
+   * Every flag's evaluation as an outcome code, in `keys` order, into `out` (at least `keys.length` long), with no
+   * object made per flag: for callers that keep work per outcome, such as a serialised answer. Within one snapshot,
+   * two contexts with the same non-negative code for a flag get equal evaluations of it; bit 0 is `isEnabled`.
+   * A code of -1 carries more than booleans (an error, a missing field) or too many rules: `evaluate` gives it in
+   * full.
+   */
+  outcomes(context: EvaluationContext, out: Int32Array): void;
 }

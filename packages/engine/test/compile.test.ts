@@ -80,15 +80,6 @@ describe('compileSnapshot', () => {
     expect(all.plain!.isEnabled).toBe(false);
   });
 
-  it('evaluateList gives the same evaluations as evaluateAll, in keys order', () => {
-    const contexts = [{ user: { beta: true } }, { company: { plan: 'pro' } }, {}, null as never];
-    for (const context of contexts) {
-      const list = compiled.evaluateList(context);
-      expect(list.map((e) => e.key)).toEqual(compiled.keys);
-      expect(list).toEqual(compiled.keys.map((key) => compiled.evaluateAll(context)[key]));
-    }
-  });
-
   it('keeps each flag’s problems to itself in evaluateAll', () => {
     const twoFlags = compileSnapshot({
       flagStateVersion: 1,

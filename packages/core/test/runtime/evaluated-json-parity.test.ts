@@ -36,7 +36,7 @@ const state = new EnvironmentState({
 });
 
 const optIns: OptInIndex = { users: new Map([['f7', new Set(['u1'])]]), companies: new Map() };
-const contexts = [{}, { user: { id: 'u1', plan: 'pro' } }, { user: { id: 'u2' }, company: { id: 'c1', tier: 3 } }, { company: { id: 'c9' } }];
+const contexts = [{}, { user: { id: 'u1', plan: 'pro' } }, { user: { id: 'u3', plan: 'free' }, company: { id: 'c2', tier: 1 } }, { user: { id: 'u2' }, company: { id: 'c1', tier: 3 } }, { company: { id: 'c9' } }];
 const keys = [undefined, 'plain', '__proto__', 'constructor', 'configured', 'missing'];
 
 describe('evaluatedFeaturesBody', () => {
@@ -62,7 +62,7 @@ describe('evaluatedFeaturesBody', () => {
         }
       }
     }
-    expect(compared).toBe(384);
+    expect(compared).toBe(480);
     // Bodies share slabs: a later answer never overwrites an earlier one that a socket may still be sending.
     for (const [body, expected] of written) expect(body.equals(Buffer.from(expected))).toBe(true);
   });

@@ -12,8 +12,10 @@ import type { OptInIndex } from './opt-in-index.js';
  *
  * Per snapshot version, each flag keeps what never changes between requests (key, name, description, stage) as
  * text, and also its whole entry for each outcome seen so far, as bytes: a flag's outcome without evaluation
- * problems is fixed by a few booleans (enabled, each rule's result, opted in), so most entries of most requests
- * are bytes already encoded. Only outcomes with errors, missing fields or a config are written per request.
+ * problems is fixed by a few booleans (each rule's and each config variant's result, opted in), which the engine
+ * hands over as one number per flag (`CompiledSnapshot.outcomes`) without making an evaluation object. So most
+ * entries of most requests are bytes already encoded; only outcomes with errors or missing fields are written
+ * per request.
  *
  * The body is those bytes copied into one slice of a `ByteSlab`. A 50-flag answer is ~23 KB: as a string it was
  * joined from the entries (a copy), then encoded to UTF-8 by the socket (a second copy and a scan), and left
@@ -27,14 +29,15 @@ interface FlagText {
   head: string;
   /** `,"name":…,"description":…},"stage":…,"config":` */
   middle: string;
-  /** Whole entries, each with a leading comma, by outcome signature (see `outcomeSignature`), at most MAX_OUTCOMES. */
+  /**
+   * Whole entries, each with a leading comma, at most MAX_OUTCOMES, by signature: the flag's outcome code
+   * (`CompiledSnapshot.outcomes`) and the three opt-in booleans.
+   */
   outcomes: Map<number, Buffer>;
 }
 
 /** Per flag: more distinct outcomes than this are written per request rather than kept. */
 const MAX_OUTCOMES = 64;
-/** Rule results beyond this count do not fit the signature: such flags are written per request. */
-const MAX_SIGNATURE_RULES = 24;
 
 /** What a request needs of one flag besides its evaluation. */
 interface FlagRow {
@@ -56,6 +59,8 @@ interface Rows {
   texts: Map<string, FlagText>;
   /** `{"success":true,"flagStateVersion":<version>,"features":{` */
   head: Buffer;
+  /** Each request's outcome codes, aligned with `byIndex` (one body at a time: writing one never waits). */
+  codes: Int32Array;
 }
 
 /** Per snapshot version (the snapshot itself is not ours to extend). */
@@ -67,7 +72,8 @@ function rowsOf(state: EnvironmentState, optIns: OptInIndex): Rows {
     const texts = rows?.texts ?? new Map<string, FlagText>();
     const byIndex = state.compiled.keys.map((key) => rowFor(state, optIns, texts, key));
     const head = rows?.head ?? Buffer.from(`{"success":true,"flagStateVersion":${state.version},"features":{`);
-    rows = { optIns, byIndex, order: rows?.order ?? memberOrder(state.compiled.keys), texts, head };
+    const codes = rows?.codes ?? new Int32Array(byIndex.length);
+    rows = { optIns, byIndex, order: rows?.order ?? memberOrder(state.compiled.keys), texts, head, codes };
     rowCache.set(state, rows);
   }
   return rows;
@@ -79,8 +85,6 @@ function memberOrder(keys: readonly string[]): number[] {
   keys.forEach((key, i) => (probe[key] = i));
   return Object.values(probe);
 }
-
-const ONLY: readonly number[] = [0];
 
 function rowFor(state: EnvironmentState, optIns: OptInIndex, texts: Map<string, FlagText>, key: string): FlagRow | null {
   const flag = state.flags.get(key);
@@ -101,19 +105,6 @@ function flagText(state: EnvironmentState, flag: FlagRecord, key: string): FlagT
     middle: `${name}${description}},"stage":${JSON.stringify(stage)},"config":`,
     outcomes: new Map(),
   };
-}
-
-/**
- * A number that fixes the entry's text, or -1 when the outcome carries more than booleans (errors, missing fields,
- * a config). The rule results are bits under a leading 1 (so `[false]` and `[]` differ), then the four flags.
- */
-function outcomeSignature(evaluation: FlagEvaluation, userOptedIn: boolean, companyOptedIn: boolean, optInEnabled: boolean): number {
-  if (evaluation.config !== undefined || evaluation.evaluationErrors.length || evaluation.missingContextFields.length) return -1;
-  const results = evaluation.ruleEvaluationResults;
-  if (results.length > MAX_SIGNATURE_RULES) return -1;
-  let signature = 1;
-  for (let i = 0; i < results.length; i++) signature = signature * 2 + (results[i] ? 1 : 0);
-  return signature * 16 + (evaluation.isEnabled ? 8 : 0) + (userOptedIn ? 4 : 0) + (companyOptedIn ? 2 : 0) + (optInEnabled ? 1 : 0);
 }
 
 /** Payloads are frozen and shared by every evaluation of a snapshot: serialise each object once. */
@@ -194,49 +185,89 @@ export function evaluatedFeaturesBody(
   remoteContextUsed: boolean,
 ): Buffer {
   const rows = rowsOf(state, optIns);
-  let evaluations: readonly FlagEvaluation[];
-  let rowList: ReadonlyArray<FlagRow | null>;
-  let order: readonly number[];
-  if (options.key !== undefined) {
-    const one = state.compiled.evaluate(options.key, context);
-    evaluations = one ? [one] : [];
-    rowList = one ? [rowFor(state, optIns, rows.texts, one.key)] : [];
-    order = one ? ONLY : [];
-  } else {
-    evaluations = state.compiled.evaluateList(context);
-    rowList = rows.byIndex;
-    order = rows.order;
-  }
-  const userId = idText(context.user?.id);
-  const companyId = idText(context.company?.id);
-  const { optInEnabled, enabledOnly, includeSecret } = options;
+  const request: EntryRequest = {
+    state,
+    context,
+    options,
+    userId: idText(context.user?.id),
+    companyId: idText(context.company?.id),
+  };
   const parts = scratchParts;
-  let count = 0;
-  parts[count++] = rows.head;
-  // An upper bound of the body's length, in bytes: a string's UTF-16 unit is at most 3 UTF-8 bytes.
-  let maxBytes = rows.head.length + TAIL_SENT.length;
-  for (let n = 0; n < order.length; n++) {
-    const i = order[n]!;
-    const evaluation = evaluations[i]!;
-    if (enabledOnly && !evaluation.isEnabled) continue;
-    const row = rowList[i];
-    if (!row || (row.secret && !includeSecret)) continue;
-    const userOptedIn = userId !== undefined && (row.optedInUsers?.has(userId) ?? false);
-    const companyOptedIn = companyId !== undefined && (row.optedInCompanies?.has(companyId) ?? false);
-    const signature = outcomeSignature(evaluation, userOptedIn, companyOptedIn, optInEnabled);
-    const text = row.text;
-    let entry: Buffer | string | undefined = signature < 0 ? undefined : text.outcomes.get(signature);
-    if (entry === undefined) {
-      entry = `,${entryJson(text, evaluation, userOptedIn, companyOptedIn, optInEnabled)}`;
-      if (signature >= 0 && text.outcomes.size < MAX_OUTCOMES) text.outcomes.set(signature, (entry = entries.write([entry], entry.length * 3)));
-    }
-    // Entries carry their separating comma; the first one goes without.
-    if (count === 1) entry = typeof entry === 'string' ? entry.slice(1) : entry.subarray(1);
-    parts[count++] = entry;
-    maxBytes += typeof entry === 'string' ? entry.length * 3 : entry.length;
+  parts[0] = rows.head;
+  let count = 1;
+  if (options.key !== undefined) {
+    const entry = singleEntry(request, rows, options.key);
+    if (entry !== undefined) parts[count++] = entry;
+  } else {
+    count = allEntries(request, rows, parts, count);
   }
   parts[count++] = remoteContextUsed ? TAIL_REMOTE : TAIL_SENT;
   // Usually the length it already had: the array keeps its capacity and the next body allocates nothing.
   parts.length = count;
+  // An upper bound of the body's length, in bytes: a string's UTF-16 unit is at most 3 UTF-8 bytes.
+  let maxBytes = 0;
+  for (let n = 0; n < count; n++) {
+    const part = parts[n]!;
+    maxBytes += typeof part === 'string' ? part.length * 3 : part.length;
+  }
   return bodies.write(parts, maxBytes);
+}
+
+interface EntryRequest {
+  state: EnvironmentState;
+  context: Context;
+  options: EvaluateOptions;
+  userId: string | undefined;
+  companyId: string | undefined;
+}
+
+/** The `key` query: one flag, written in full (one entry is not worth a kept outcome). */
+function singleEntry(request: EntryRequest, rows: Rows, key: string): string | undefined {
+  const { state, options } = request;
+  const evaluation = state.compiled.evaluate(key, request.context);
+  if (!evaluation || (options.enabledOnly && !evaluation.isEnabled)) return undefined;
+  const row = rowFor(state, rows.optIns, rows.texts, evaluation.key);
+  if (!row || (row.secret && !options.includeSecret)) return undefined;
+  return entryJson(row.text, evaluation, userOptedIn(request, row), companyOptedIn(request, row), options.optInEnabled);
+}
+
+const userOptedIn = (request: EntryRequest, row: FlagRow) =>
+  request.userId !== undefined && (row.optedInUsers?.has(request.userId) ?? false);
+const companyOptedIn = (request: EntryRequest, row: FlagRow) =>
+  request.companyId !== undefined && (row.optedInCompanies?.has(request.companyId) ?? false);
+
+/**
+ * Every flag's entry after `parts[count - 1]`, by outcome code (`CompiledSnapshot.outcomes`): no evaluation
+ * object is made for an outcome whose entry is kept. Returns the new count of parts.
+ */
+function allEntries(request: EntryRequest, rows: Rows, parts: Array<Buffer | string>, count: number): number {
+  const { state, context, options } = request;
+  const { enabledOnly, includeSecret, optInEnabled } = options;
+  const codes = rows.codes;
+  state.compiled.outcomes(context, codes);
+  const keys = state.compiled.keys;
+  const first = count;
+  for (let n = 0; n < rows.order.length; n++) {
+    const i = rows.order[n]!;
+    const row = rows.byIndex[i];
+    if (!row || (row.secret && !includeSecret)) continue;
+    const code = codes[i]!;
+    if (enabledOnly && code >= 0 && (code & 1) === 0) continue;
+    const byUser = userOptedIn(request, row);
+    const byCompany = companyOptedIn(request, row);
+    // The entry's text is fixed by the outcome and the three opt-in booleans.
+    const signature = code < 0 ? -1 : code * 8 + (byUser ? 4 : 0) + (byCompany ? 2 : 0) + (optInEnabled ? 1 : 0);
+    const text = row.text;
+    let entry: Buffer | string | undefined = signature < 0 ? undefined : text.outcomes.get(signature);
+    if (entry === undefined) {
+      const evaluation = state.compiled.evaluate(keys[i]!, context)!;
+      if (enabledOnly && !evaluation.isEnabled) continue;
+      entry = `,${entryJson(text, evaluation, byUser, byCompany, optInEnabled)}`;
+      if (signature >= 0 && text.outcomes.size < MAX_OUTCOMES) text.outcomes.set(signature, (entry = entries.write([entry], entry.length * 3)));
+    }
+    // Entries carry their separating comma; the first one goes without.
+    if (count === first) entry = typeof entry === 'string' ? entry.slice(1) : entry.subarray(1);
+    parts[count++] = entry;
+  }
+  return count;
 }
