@@ -35,8 +35,8 @@ function runRules(rules: readonly CompiledFilter[], scope: Scope, results: boole
 }
 
 /**
- * `runRules` for at most MAX_SHARED_RULES rules: the outcomes as a bit mask (bit i: rule i matched), which picks
- * one of the shared result vectors below instead of filling a new array.
+ * `runRules` as a bit mask (bit i: rule i matched), for at most 31 rules: for at most MAX_SHARED_RULES it picks one
+ * of the shared result vectors below instead of filling a new array, and it makes outcome codes.
  */
 function ruleMask(rules: readonly CompiledFilter[], scope: Scope): number {
   let mask = 0;
@@ -135,9 +135,9 @@ class CompiledFlag {
   }
 
   /**
-   * The evaluation as a number instead of an object: a leading 1, one bit per rule then per variant, and the
-   * enabled bit last; -1 when it reports a problem or has too many results to fit. Rules run exactly as in
-   * `evaluate`, so equal codes of one flag mean equal evaluations.
+   * The evaluation as a number instead of an object: a leading 1, the rules' mask then the variants' mask (as
+   * `ruleMask` gives them, the same results `evaluate` reports), and the enabled bit last; -1 when it reports a
+   * problem or has too many results to fit. So equal codes of one flag mean equal evaluations.
    */
   outcome(scope: Scope): number {
     const rules = this.rules;
@@ -145,19 +145,10 @@ class CompiledFlag {
     if (rules.length + variants.length > MAX_OUTCOME_RESULTS) return -1;
     scope.missing = null;
     scope.errors = null;
-    let code = 1;
-    let enabled = 0;
-    for (let i = 0; i < rules.length; i++) {
-      scope.ruleFailed = false;
-      const matched = rules[i]!(scope) && !scope.ruleFailed;
-      code = code * 2 + (matched ? 1 : 0);
-      if (matched) enabled = 1;
-    }
-    for (let i = 0; i < variants.length; i++) {
-      scope.ruleFailed = false;
-      code = code * 2 + (variants[i]!(scope) && !scope.ruleFailed ? 1 : 0);
-    }
-    return scope.errors === null && scope.missing === null ? code * 2 + enabled : -1;
+    const ruleBits = ruleMask(rules, scope);
+    const variantBits = ruleMask(variants, scope);
+    if (scope.errors !== null || scope.missing !== null) return -1;
+    return ((((1 << rules.length) | ruleBits) << variants.length) | variantBits) * 2 + (ruleBits !== 0 ? 1 : 0);
   }
 
   private evaluateConfig(scope: Scope): ConfigEvaluation {

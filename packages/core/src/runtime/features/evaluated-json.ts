@@ -191,26 +191,24 @@ export function evaluatedFeaturesBody(
     options,
     userId: idText(context.user?.id),
     companyId: idText(context.company?.id),
+    entryBytes: 0,
   };
   const parts = scratchParts;
   parts[0] = rows.head;
   let count = 1;
   if (options.key !== undefined) {
     const entry = singleEntry(request, rows, options.key);
-    if (entry !== undefined) parts[count++] = entry;
+    if (entry !== undefined) {
+      parts[count++] = entry;
+      request.entryBytes = entry.length * 3;
+    }
   } else {
     count = allEntries(request, rows, parts, count);
   }
   parts[count++] = remoteContextUsed ? TAIL_REMOTE : TAIL_SENT;
   // Usually the length it already had: the array keeps its capacity and the next body allocates nothing.
   parts.length = count;
-  // An upper bound of the body's length, in bytes: a string's UTF-16 unit is at most 3 UTF-8 bytes.
-  let maxBytes = 0;
-  for (let n = 0; n < count; n++) {
-    const part = parts[n]!;
-    maxBytes += typeof part === 'string' ? part.length * 3 : part.length;
-  }
-  return bodies.write(parts, maxBytes);
+  return bodies.write(parts, rows.head.length + request.entryBytes + TAIL_SENT.length);
 }
 
 interface EntryRequest {
@@ -219,6 +217,8 @@ interface EntryRequest {
   options: EvaluateOptions;
   userId: string | undefined;
   companyId: string | undefined;
+  /** An upper bound of the entries' length, in bytes: a string's UTF-16 unit is at most 3 UTF-8 bytes. */
+  entryBytes: number;
 }
 
 /** The `key` query: one flag, written in full (one entry is not worth a kept outcome). */
@@ -268,6 +268,7 @@ function allEntries(request: EntryRequest, rows: Rows, parts: Array<Buffer | str
     // Entries carry their separating comma; the first one goes without.
     if (count === first) entry = typeof entry === 'string' ? entry.slice(1) : entry.subarray(1);
     parts[count++] = entry;
+    request.entryBytes += typeof entry === 'string' ? entry.length * 3 : entry.length;
   }
   return count;
 }
