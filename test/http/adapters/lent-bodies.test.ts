@@ -25,6 +25,8 @@ interface Counted {
   instance: Flagmount;
   /** Evaluate answers handed out, and how many of them came back through `release`. */
   counts: { lent: number; released: number };
+  /** Where each lent body's bytes were, in order: reused bytes show up as the same place again. */
+  places: Array<readonly [ArrayBufferLike, number]>;
 }
 
 let instance: Flagmount | undefined;
@@ -55,15 +57,18 @@ async function seededInstance(): Promise<Flagmount> {
 /** The same instance, its handler wrapped to count lent bodies and their release. */
 function counted(target: Flagmount): Counted {
   const counts = { lent: 0, released: 0 };
+  const places: Counted['places'] = [];
   const count = (response: CoreResponse): CoreResponse => {
     const release = response.release;
     if (!release) return response;
     counts.lent++;
+    const body = response.body as Buffer;
+    places.push([body.buffer, body.byteOffset]);
     return {
       ...response,
-      release: () => {
+      release: (sent) => {
         counts.released++;
-        release();
+        release(sent);
       },
     };
   };
@@ -71,7 +76,7 @@ function counted(target: Flagmount): Counted {
     const response = target.handler(request);
     return response instanceof Promise ? response.then(count) : count(response);
   };
-  return { instance: new Proxy(target, { get: (t, key) => (key === 'handler' ? handler : Reflect.get(t, key)) }), counts };
+  return { instance: new Proxy(target, { get: (t, key) => (key === 'handler' ? handler : Reflect.get(t, key)) }), counts, places };
 }
 
 const path = (user: string) => `/features/evaluated?contextJson=${encodeURIComponent(JSON.stringify({ user: { id: user } }))}&publishableKey=${PUBLISHABLE}`;
@@ -100,13 +105,17 @@ async function checkAnswers(origin: string, expected: Map<string, string>): Prom
   for (const [user, text] of all) expect(text, user).toBe(expected.get(user));
 }
 
+const slabIds = new Map<ArrayBufferLike, number>();
+/** A number per underlying buffer, so that places in different slabs never compare equal. */
+const byteSlabs = (buffer: ArrayBufferLike) => slabIds.get(buffer) ?? (slabIds.set(buffer, slabIds.size), slabIds.size - 1);
+
 /** 'finish' comes after the response reached the client: give the last ones a turn. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
 
 describe('evaluate answers lent to the socket', () => {
   for (const adapter of selectedAdapters()) {
     it(`${adapter.name}: every answer is its own user's, and sent bytes are ${adapter.name === 'koa' ? 'never' : 'all'} handed back`, async () => {
-      const { instance: mounted, counts } = counted(await seededInstance());
+      const { instance: mounted, counts, places } = counted(await seededInstance());
       const expected = await expectedBodies(instance!);
       host = await adapter.listen(mounted, '/flags');
       await checkAnswers(host.origin, expected);
@@ -114,6 +123,10 @@ describe('evaluate answers lent to the socket', () => {
       expect(counts.lent).toBe(USERS.length + 40);
       // Koa's upstream middleware may keep `ctx.body` after Flagmount is done with it: nothing is lent there.
       expect(counts.released).toBe(adapter.name === 'koa' ? 0 : counts.lent);
+      // One request at a time, each answer is sent before the next is written: it reuses the same bytes.
+      const sequential = new Set(places.slice(0, 40).map(([buffer, offset]) => `${byteSlabs(buffer)}:${offset}`));
+      if (adapter.name === 'koa') expect(sequential.size).toBe(40);
+      else expect(sequential.size).toBeLessThanOrEqual(2);
     });
   }
 });

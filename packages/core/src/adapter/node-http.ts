@@ -156,11 +156,13 @@ export function sendNodeResponse(res: ServerResponse, response: CoreResponse): v
 /**
  * Lets the core reuse a lent body (`CoreResponse.release`) once Node has handed the response to the operating
  * system. Not when someone wrapped this response's `write` or `end` (compression, a response cache): they may
- * keep the bytes past that point, so those are never reused.
+ * keep the bytes past that point, so those are never reused. The core asks `writableFinished` before it reuses
+ * them, rather than being told by a `'finish'` listener: with a listener per response the server spent ~78 µs of
+ * CPU per evaluate request under load, without it ~70 µs (alternating runs, same process layout).
  */
 export function releaseWhenSent(res: ServerResponse, response: CoreResponse): void {
   if (!response.release || res.write !== ServerResponse.prototype.write || res.end !== ServerResponse.prototype.end) return;
-  res.once('finish', response.release);
+  response.release(() => res.writableFinished);
 }
 
 function sendPlain(res: ServerResponse, response: CoreResponse): void {

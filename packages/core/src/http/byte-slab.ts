@@ -10,6 +10,8 @@ export class ByteSlab {
   private offset = 0;
   /** Where the latest slice of the current slab starts, or -1 when it is released or in another slab. */
   private latest = -1;
+  /** The latest slice's check that it has been sent (`release` with `sent`), asked before the next write. */
+  private sent: (() => boolean) | undefined;
 
   constructor(private readonly size = 256 * 1024) {
     this.slab = Buffer.allocUnsafeSlow(size);
@@ -17,6 +19,7 @@ export class ByteSlab {
 
   /** `parts` as one byte sequence (strings as UTF-8); `maxBytes` bounds its length (a string counts 3 bytes a unit). */
   write(parts: ReadonlyArray<string | Uint8Array>, maxBytes: number): Buffer {
+    if (this.sent !== undefined) this.settle();
     let slab = this.slab;
     let start = this.offset;
     if (maxBytes > this.size >>> 2) {
@@ -42,12 +45,25 @@ export class ByteSlab {
   }
 
   /**
-   * Hands back a slice nobody reads any more. Only the latest slice of the current slab is taken back (its bytes
-   * become the next slice's); any other is left alone, as if never released.
+   * Hands back a slice nobody reads any more, or, with `sent`, one that nobody reads once `sent()` is true: the
+   * next write asks it. Only the latest slice of the current slab is taken back (its bytes become the next
+   * slice's); any other is left alone, as if never released.
    */
-  release(slice: Buffer): void {
+  release(slice: Buffer, sent?: () => boolean): void {
     if (slice.buffer !== this.slab.buffer || slice.byteOffset !== this.latest) return;
+    if (sent) {
+      this.sent = sent;
+      return;
+    }
     this.offset = this.latest;
+    this.latest = -1;
+  }
+
+  /** The pending check, asked once: still being sent means the bytes stay the socket's, as if never released. */
+  private settle(): void {
+    const sent = this.sent!;
+    this.sent = undefined;
+    if (this.latest !== -1 && sent()) this.offset = this.latest;
     this.latest = -1;
   }
 }

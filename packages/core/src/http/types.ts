@@ -49,8 +49,11 @@ export interface CoreResponse {
   stream?: StreamBody;
   /**
    * Present when the body's bytes are lent: call it once they are no longer read, that is when the response has
-   * been handed to the operating system (Node's `'finish'`), and the core may reuse them. Optional to call: bytes
-   * never released are simply never reused. Calling it earlier lets a later response overwrite this body.
+   * been handed to the operating system (Node's `'finish'`), and the core may reuse them. Or call it at once with
+   * `sent`, which tells whether that has happened yet: the core asks it just before it would reuse the bytes, and
+   * reuses them only on true (Node's `res.writableFinished`; no listener per response). Optional to call: bytes
+   * never released are simply never reused. Calling it earlier without `sent` lets a later response overwrite this
+   * body.
    */
-  release?: () => void;
+  release?: (sent?: () => boolean) => void;
 }

@@ -60,6 +60,42 @@ describe('ByteSlab', () => {
     expect(`${second.toString()} ${fifth.toString()} ${sixth.toString()}`).toBe('second fifth sixth');
   });
 
+  it('with a sent check, reuses the bytes only if the next write finds them sent, asking once', () => {
+    const slab = new ByteSlab(1024);
+    let asked = 0;
+    const check = (answer: boolean) => () => {
+      asked++;
+      return answer;
+    };
+    const first = slab.write(['first'], 15);
+    slab.release(first, check(false));
+    const second = slab.write(['second'], 18);
+    expect(asked).toBe(1);
+    expect(second.byteOffset).toBeGreaterThan(first.byteOffset);
+    expect(first.toString()).toBe('first');
+    slab.release(second, check(true));
+    expect(asked).toBe(1);
+    const third = slab.write(['third!'], 18);
+    expect(asked).toBe(2);
+    expect(third.byteOffset).toBe(second.byteOffset);
+    // Asked once: the next write neither asks again nor takes back the reused bytes.
+    const fourth = slab.write(['fourth'], 18);
+    expect(asked).toBe(2);
+    expect(fourth.byteOffset).toBeGreaterThan(third.byteOffset);
+    expect(`${first.toString()} ${third.toString()} ${fourth.toString()}`).toBe('first third! fourth');
+  });
+
+  it('ignores a sent check for a slice that is not the latest', () => {
+    const slab = new ByteSlab(1024);
+    const first = slab.write(['first'], 15);
+    const second = slab.write(['second'], 18);
+    let asked = 0;
+    slab.release(first, () => ++asked > 0);
+    const third = slab.write(['third'], 15);
+    expect(asked).toBe(0);
+    expect(third.byteOffset).toBeGreaterThan(second.byteOffset);
+  });
+
   it('ignores the release of a slice from an earlier slab or of a body with bytes of its own', () => {
     const slab = new ByteSlab(256);
     const old = slab.write(['x'.repeat(10)], 30);

@@ -169,8 +169,8 @@ const scratchParts: Array<Buffer | string> = [];
 const entries = new ByteSlab();
 
 /** Hands an answer's bytes back once sent (see `CoreResponse.release`), so the next answer reuses them. */
-export function releaseEvaluatedBody(body: Buffer): void {
-  bodies.release(body);
+export function releaseEvaluatedBody(body: Buffer, sent?: () => boolean): void {
+  bodies.release(body, sent);
 }
 
 /**

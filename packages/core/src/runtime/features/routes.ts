@@ -79,7 +79,7 @@ function answer(
   };
   const body = evaluatedFeaturesBody(state, remote.context, optIns, options, remote.used);
   const response = jsonTextResponse(200, body);
-  response.release = () => releaseEvaluatedBody(body);
+  response.release = (sent) => releaseEvaluatedBody(body, sent);
   return raw(response);
 }
 
