@@ -185,6 +185,8 @@ function compileFlag(definition: FlagDefinition): CompiledFlag {
   return new CompiledFlag(key, definition.targetingVersion, rules, configVersion, variantFilters, variantValues, isContextFree(definition));
 }
 
+const evaluateFlag = (flag: CompiledFlag, scope: Scope): FlagEvaluation => flag.evaluate(scope);
+
 function contextObject(context: EvaluationContext | null | undefined): object {
   return typeof context === 'object' && context !== null ? context : EMPTY_CONTEXT;
 }
@@ -208,12 +210,14 @@ export function compileSnapshot(snapshot: EnvironmentSnapshot): CompiledSnapshot
   let busy = false;
   let lastKey: string | undefined;
   let lastFlag: CompiledFlag | undefined;
-  const run = (flag: CompiledFlag, context: EvaluationContext | null | undefined): FlagEvaluation => {
-    if (busy) return flag.evaluate(newScope(contextObject(context)));
+  const fillOutcomes = (out: Int32Array, each: Scope): void => table!.fill(each, out);
+  /** `body(target, scope)` in the shared scope, or in a scope of its own when called back mid-evaluation. */
+  const inScope = <T, R>(context: EvaluationContext | null | undefined, target: T, body: (target: T, scope: Scope) => R): R => {
+    if (busy) return body(target, newScope(contextObject(context)));
     busy = true;
     scope.context = contextObject(context);
     try {
-      return flag.evaluate(scope);
+      return body(target, scope);
     } finally {
       // Not keeping the caller's context alive until the next call.
       scope.context = EMPTY_CONTEXT;
@@ -237,7 +241,7 @@ export function compileSnapshot(snapshot: EnvironmentSnapshot): CompiledSnapshot
         lastKey = flagKey;
         lastFlag = flag;
       }
-      return flag ? run(flag, context) : undefined;
+      return flag ? inScope(context, flag, evaluateFlag) : undefined;
     },
     evaluateAll(context) {
       buildAll ??= recordBuilder<FlagEvaluation, Scope>(keys);
@@ -245,15 +249,7 @@ export function compileSnapshot(snapshot: EnvironmentSnapshot): CompiledSnapshot
     },
     outcomes(context, out) {
       table ??= new OutcomeTable(list);
-      if (busy) return table.fill(newScope(contextObject(context)), out);
-      busy = true;
-      scope.context = contextObject(context);
-      try {
-        table.fill(scope, out);
-      } finally {
-        scope.context = EMPTY_CONTEXT;
-        busy = false;
-      }
+      inScope(context, out, fillOutcomes);
     },
   };
 }
