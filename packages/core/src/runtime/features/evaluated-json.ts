@@ -206,8 +206,9 @@ export function evaluatedFeaturesBody(
     count = allEntries(request, rows, parts, count);
   }
   parts[count++] = remoteContextUsed ? TAIL_REMOTE : TAIL_SENT;
-  // Usually the length it already had: the array keeps its capacity and the next body allocates nothing.
-  parts.length = count;
+  // Usually the length it already had: the array keeps its capacity and the next body allocates nothing. (Setting
+  // an array's length is a runtime call even when it does not change.)
+  if (parts.length !== count) parts.length = count;
   return bodies.write(parts, rows.head.length + request.entryBytes + TAIL_SENT.length);
 }
 
