@@ -1,6 +1,7 @@
-import type { TSchema } from '@sinclair/typebox';
-import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
+import { Kind, type TSchema } from '@sinclair/typebox';
+import { TypeCompiler, ValueErrorType, type TypeCheck, type ValueError } from '@sinclair/typebox/compiler';
 import '../schemas/formats.js';
+import { TEXT_KIND, textMessage, type TextOptions } from '../schemas/text.js';
 import { addIssue, hasIssue, invalidRequest, type Issues } from './http-error.js';
 
 const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
@@ -24,6 +25,20 @@ export function dottedPath(pointer: string, prefix = ''): string {
   return prefix && path ? `${prefix}.${path}` : prefix || path;
 }
 
+/**
+ * What a person can act on. A nullable field (`string or null`) that fails reports why the non-null branch
+ * refused the value ("Expected string length less or equal to 8192") rather than TypeBox's "Expected union value".
+ */
+function messageOf(error: ValueError): string {
+  if (error.schema[Kind] === TEXT_KIND) return textMessage(error.schema as TextOptions, error.value);
+  if (error.type !== ValueErrorType.Union || error.value === null) return error.message;
+  const branches = (error.schema['anyOf'] ?? []) as TSchema[];
+  const nonNull = branches.flatMap((branch, i) => (branch[Kind] === 'Null' ? [] : [i]));
+  if (branches.length !== 2 || nonNull.length !== 1) return error.message;
+  const first = error.errors[nonNull[0]!]?.First();
+  return first ? messageOf(first) : error.message;
+}
+
 /** Validates `value`; throws a 400 `invalid_request` whose `issues` maps each field path to its messages. */
 export function validate<T>(schema: TSchema, value: unknown, what: string, prefix = ''): T {
   const check = checker(schema);
@@ -32,7 +47,8 @@ export function validate<T>(schema: TSchema, value: unknown, what: string, prefi
   for (const error of check.Errors(value)) {
     // Unions report every branch; one message per path is what a person can act on.
     const path = dottedPath(error.path, prefix);
-    if (!hasIssue(issues, path, error.message)) addIssue(issues, path, error.message);
+    const message = messageOf(error);
+    if (!hasIssue(issues, path, message)) addIssue(issues, path, message);
     if (Object.keys(issues).length >= 50) break;
   }
   throw invalidRequest(`Invalid ${what}`, issues);
@@ -52,6 +68,7 @@ export function queryObject(pairs: ReadonlyArray<readonly [string, string]>): Re
 }
 
 const NUMERIC = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+const INTEGER = /^-?(?:0|[1-9]\d*)$/;
 
 /** The JSON types a property schema accepts (through Optional/Union). */
 function acceptedTypes(schema: TSchema | undefined): Set<string> {
@@ -62,11 +79,6 @@ function acceptedTypes(schema: TSchema | undefined): Set<string> {
   return types;
 }
 
-/**
- * Query values arrive as strings: a canonical number becomes a number and `true`/`false` a boolean where the
- * schema wants one, and nothing else is coerced (`1.5` stays 1.5 and fails an integer; `1abc` stays a string),
- * so a malformed value is a 400, never silently rounded.
- */
 /** Per query schema: the accepted types of each declared property, worked out once. */
 const propertyTypes = new WeakMap<TSchema, Map<string, Set<string>>>();
 
@@ -83,6 +95,22 @@ function typesOf(schema: TSchema, name: string): ReadonlySet<string> {
 
 const NO_TYPES: ReadonlySet<string> = new Set();
 
+/**
+ * A query value as the number it spells, or undefined. Where the schema wants an integer only plain decimal digits
+ * within the exactly representable range count (`1.0`, `1e2` and 2^53 + 1 stay strings), so a malformed or
+ * out-of-range value fails validation rather than being rounded to a different number.
+ */
+function queryNumber(types: ReadonlySet<string>, value: string): number | undefined {
+  if (types.has('number')) return NUMERIC.test(value) && Number.isFinite(Number(value)) ? Number(value) : undefined;
+  if (!types.has('integer') || !INTEGER.test(value)) return undefined;
+  const n = Number(value);
+  return Number.isSafeInteger(n) ? n : undefined;
+}
+
+/**
+ * Query values arrive as strings: a canonical number becomes a number and `true`/`false` a boolean where the
+ * schema wants one, and nothing else is coerced (`1abc` stays a string), so a malformed value is a 400.
+ */
 function convertQuery(schema: TSchema, pairs: ReadonlyArray<readonly [string, string]>): Record<string, unknown> {
   const query: Record<string, unknown> = queryObject(pairs);
   // Over the pairs rather than `for…in`: the object has no prototype, and enumerating such a dictionary-mode object
@@ -92,7 +120,8 @@ function convertQuery(schema: TSchema, pairs: ReadonlyArray<readonly [string, st
     if (typeof value !== 'string') continue;
     const types = typesOf(schema, name);
     if (types.has('string')) continue;
-    if ((types.has('integer') || types.has('number')) && NUMERIC.test(value)) query[name] = Number(value);
+    const number = queryNumber(types, value);
+    if (number !== undefined) query[name] = number;
     else if (types.has('boolean') && (value === 'true' || value === 'false')) query[name] = value === 'true';
   }
   return query;

@@ -1,5 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import './formats.js';
+import { Text } from './text.js';
 
 /**
  * Building blocks shared by the management resource schemas. Every spec limit lives in a schema, so that the
@@ -18,13 +19,13 @@ export const IdSchema = Type.String({ minLength: 1 });
  * would produce a response that breaks that bound, so requests get the same bound (and every other resource's
  * name follows the same rule, for one rule to remember).
  */
-export const NameSchema = Type.String({ minLength: 1, maxLength: 255 });
+export const NameSchema = Text({ minLength: 1, maxLength: 255 });
 
 /** Description in flag bodies: at most 8192 characters; `null` clears it. */
-export const DescriptionSchema = Type.String({ maxLength: 8192 });
+export const DescriptionSchema = Text({ maxLength: 8192 });
 
 /** companyId and userId in paths: 1..128 characters. */
-export const EntityIdSchema = Type.String({ minLength: 1, maxLength: 128 });
+export const EntityIdSchema = Text({ minLength: 1, maxLength: 128 });
 
 export const SortOrderSchema = Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'asc' });
 export type SortOrder = 'asc' | 'desc';

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { Text } from './text.js';
 
 /**
  * The evaluation context (runtime-api.md, "Context"): optional `user`, `company` and `other` objects. Ids are
@@ -11,11 +12,15 @@ export const EntityIdSchema = Type.Union([Type.String({ minLength: 1 }), Type.Nu
   description: 'A string (at least 1 character) or a number; numbers are stored as strings',
 });
 
-/** Array items are not constrained by the spec; arrays are matched by whole items (CONTAINS, ANY_OF, …). */
-export const AttributeValueSchema = Type.Union(
-  [Type.String(), Type.Number(), Type.Boolean(), Type.Null(), Type.Array(Type.Unknown())],
-  { description: 'string, number, boolean, null or array' },
-);
+const ScalarSchema = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]);
+
+/**
+ * Arrays are matched by whole items (CONTAINS, ANY_OF, …), so their items are plain values: an object or an array
+ * inside an array would be nesting past the one level of grouping the spec allows.
+ */
+export const AttributeValueSchema = Type.Union([ScalarSchema, Type.Array(ScalarSchema)], {
+  description: 'string, number, boolean, null, or an array of those',
+});
 
 /** The one allowed level of grouping: an object whose members are plain attribute values. */
 export const AttributeGroupSchema = Type.Record(Type.String(), AttributeValueSchema, {
@@ -62,7 +67,7 @@ export const EvaluatedQuerySchema = Type.Object(
         description: `The whole context as one JSON text, at most ${CONTEXT_JSON_MAX_BYTES} bytes decoded; sent once`,
       }),
     ),
-    key: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Only this flag' })),
+    key: Type.Optional(Text({ minLength: 1, maxLength: 255, description: 'Only this flag' })),
     waitForVersion: Type.Optional(Type.Integer({ minimum: 0, description: 'Hold until this flagStateVersion' })),
     publishableKey: Type.Optional(Type.String({ description: 'Alternative to the Authorization header' })),
   },

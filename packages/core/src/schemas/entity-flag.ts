@@ -8,13 +8,14 @@ import {
   strictObject,
   TimestampSchema,
 } from './common.js';
+import { Text } from './text.js';
 
 /** Entity flag: one flag as seen by one user or company (rows 8–11); every field required. */
 export const EntityFlagSchema = Type.Object(
   {
     id: Type.String({ minLength: 1 }),
     key: Type.String({ minLength: 1 }),
-    name: Type.String({ minLength: 1, maxLength: 255 }),
+    name: Text({ minLength: 1, maxLength: 255 }),
     createdAt: TimestampSchema,
     value: Type.Boolean({ description: 'Whether the flag is enabled for the entity' }),
     specificTargetValue: Type.Union([Type.Literal(true), Type.Null()]),
@@ -58,11 +59,10 @@ export const UpdateEntityFlagsBodySchema = strictObject({
     }),
     { minItems: 1, maxItems: 1000 },
   ),
-  changeDescription: Type.Optional(Type.String({ maxLength: 8192 })),
+  changeDescription: Type.Optional(Text({ maxLength: 8192 })),
   notifications: Type.Optional(
     Type.Array(NotificationDestinationSchema, {
-      uniqueItems: true,
-      description: 'Omitted: the configured defaults. [] sends none',
+      description: 'Omitted: the configured defaults. [] sends none. A destination listed twice is notified once',
     }),
   ),
 });
@@ -73,7 +73,7 @@ export const CompanyParamsSchema = Type.Object({ appId: IdSchema, envId: IdSchem
 
 /** Extension: entity upsert (upsertUser / upsertCompany). Attributes are merged into the stored ones. */
 export const UpsertEntityBodySchema = strictObject({
-  name: Type.Optional(nullable(Type.String({ maxLength: 255 }))),
+  name: Type.Optional(nullable(Text({ maxLength: 255 }))),
   attributes: Type.Optional(Type.Record(Type.String({ minLength: 1, maxLength: 255 }), Type.Unknown())),
 });
 export type UpsertEntityBody = Static<typeof UpsertEntityBodySchema>;

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { AppEnvParamsSchema, IdSchema, NameSchema, SortOrderSchema, strictObject } from './common.js';
+import { Text } from './text.js';
 
 const environmentHeaderProperties = {
   id: IdSchema,
@@ -18,8 +19,8 @@ export type EnvironmentHeader = Static<typeof EnvironmentHeaderSchema>;
 /** SDK keys: 1..36 characters (Flagmount generates 36). */
 export const SdkAccessSchema = Type.Object(
   {
-    publishableKey: Type.String({ minLength: 1, maxLength: 36 }),
-    secretKey: Type.String({ minLength: 1, maxLength: 36 }),
+    publishableKey: Text({ minLength: 1, maxLength: 36 }),
+    secretKey: Text({ minLength: 1, maxLength: 36 }),
   },
   { additionalProperties: false },
 );

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { Text } from './text.js';
 
 /**
  * Actions the Reflag clients send: `check` and `check-config` (node SDK), `check-is-enabled` and `check-config`
@@ -21,7 +22,7 @@ export const EvalContextSchema = Type.Object(
 export const FeatureEventBodySchema = Type.Object(
   {
     action: Type.Union(FEATURE_EVENT_ACTIONS.map((a) => Type.Literal(a))),
-    key: Type.String({ minLength: 1, maxLength: 255 }),
+    key: Text({ minLength: 1, maxLength: 255 }),
     targetingVersion: Type.Optional(Type.Number()),
     evalContext: Type.Optional(EvalContextSchema),
     evalResult: Type.Union([Type.Boolean(), Type.Record(Type.String(), Type.Unknown())], {

@@ -10,20 +10,21 @@ import {
 } from './common.js';
 import { UserHeaderSchema } from './member.js';
 import { StageHeaderSchema } from './stage.js';
+import { Text } from './text.js';
 
 /** stageId in flag bodies: exactly 14 characters (Flagmount ids are 14 characters). */
-export const StageIdSchema = Type.String({ minLength: 14, maxLength: 14 });
+export const StageIdSchema = Text({ minLength: 14, maxLength: 14 });
 
 /**
  * A flag key: min length 1 (spec). Flagmount also caps it at 255 characters: keys travel in URLs, event names and
  * every `/features` answer. The app's flagKeyFormat is checked by the service (400 not_possible), not here.
  */
-export const FlagKeySchema = Type.String({ minLength: 1, maxLength: 255 });
+export const FlagKeySchema = Text({ minLength: 1, maxLength: 255 });
 
 const flagHeaderProperties = {
   id: IdSchema,
   key: Type.String({ minLength: 1 }),
-  name: Type.String({ minLength: 1, maxLength: 255 }),
+  name: Text({ minLength: 1, maxLength: 255 }),
   description: Type.Optional(Type.String()),
   stage: Type.Optional(StageHeaderSchema),
   owner: Type.Optional(UserHeaderSchema),
@@ -87,7 +88,7 @@ export const ListFlagsQuerySchema = Type.Object({
   sortBy: Type.Optional(FlagSortBySchema),
   sortOrder: Type.Optional(SortOrderSchema),
   search: Type.Optional(
-    Type.String({ maxLength: 255, description: 'Case-insensitive substring of the key, the name or the description' }),
+    Text({ maxLength: 255, description: 'Case-insensitive substring of the key, the name or the description' }),
   ),
   stageId: Type.Optional(Type.String({ minLength: 1, description: 'Only flags in this stage' })),
   ownerUserId: Type.Optional(Type.String({ minLength: 1, description: 'Only flags owned by this member' })),

@@ -1,12 +1,13 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { NameSchema, nullable, strictObject } from './common.js';
+import { Text } from './text.js';
 
 /**
  * Members are the people of the organisation: flag owners (`ownerUserId`) and, later, audit actors. Flagmount has
  * no user accounts of its own, so a member's id is the host's own user id (1..128 characters) and the host (or an
  * admin script) registers members with `PUT /members/{memberId}`.
  */
-export const MemberIdSchema = Type.String({ minLength: 1, maxLength: 128 });
+export const MemberIdSchema = Text({ minLength: 1, maxLength: 128 });
 
 /** User header (flag owner) as the spec shows it: avatarUrl is omitted when there is none. */
 export const UserHeaderSchema = Type.Object(
@@ -27,7 +28,7 @@ export const ListMembersResponseSchema = Type.Object({ data: Type.Array(UserHead
 /** Extension: create or replace a member (idempotent). `avatarUrl: null` or omitted means no avatar. */
 export const PutMemberBodySchema = strictObject({
   name: NameSchema,
-  email: Type.String({ format: 'email', maxLength: 320 }),
-  avatarUrl: Type.Optional(nullable(Type.String({ format: 'uri', maxLength: 2048 }))),
+  email: Text({ format: 'email', maxLength: 320 }),
+  avatarUrl: Type.Optional(nullable(Text({ format: 'uri', maxLength: 2048 }))),
 });
 export type PutMemberBody = Static<typeof PutMemberBodySchema>;

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { AppParamsSchema, IdSchema, NameSchema, strictObject } from './common.js';
+import { Text } from './text.js';
 
 /** The CSS named colors (CSS Color Module Level 4), lower case. A stage color is one of these or a hex code. */
 export const HTML_COLOR_NAMES: ReadonlySet<string> = new Set(
@@ -43,7 +44,7 @@ export const StageHeaderSchema = Type.Object(
   {
     id: IdSchema,
     name: Type.String({ minLength: 1 }),
-    color: Type.String({ minLength: 1, maxLength: 64 }),
+    color: Text({ minLength: 1, maxLength: 64 }),
     order: Type.Integer(),
   },
   { additionalProperties: false, $id: 'StageHeader' },
