@@ -56,6 +56,21 @@ forEachAdapter((h) => {
       expect(twice.status).toBe(403);
     });
 
+    it('checks a key in the query even when the header has one: never a secret, never an invalid or foreign one', async () => {
+      const { publishableKey, secretKey } = h().envs.development;
+      const withHeader = (inQuery: string, key = secretKey) =>
+        h().request('GET', '/features/evaluated', { key, query: { publishableKey: inQuery, key: 'f' } });
+      expect((await withHeader(publishableKey)).status).toBe(200);
+      expect((await withHeader(secretKey, publishableKey)).status).toBe(403);
+      expect((await withHeader(secretKey)).status).toBe(403);
+      expect((await withHeader('pub_fm_not_a_real_key_0123456789abcdef')).status).toBe(403);
+      const foreign = await withHeader(h().envs.production.publishableKey);
+      expect(foreign.status).toBe(403);
+      expect(foreign.body.error.code).toBe('unauthorized');
+      const features = await h().request('GET', '/features', { key: secretKey, query: { publishableKey } });
+      expect(features.status).toBe(200);
+    });
+
     it('keys select their own environment', async () => {
       const dev = await h().request('GET', '/features', { key: h().envs.development.secretKey });
       const prod = await h().request('GET', '/features', { key: h().envs.production.secretKey });

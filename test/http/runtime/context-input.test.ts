@@ -72,6 +72,10 @@ forEachAdapter((h) => {
       expect((await get({ contextJson: '{"user":{"profile":{"roles":["a"],"tier":"gold"}}}' })).status).toBe(200);
       await expect400({ contextJson: '{"user":{"profile":{"deep":{"x":1}}}}' }, 'contextJson.user.profile');
       await expect400({ 'context.user.profile.deep.x': '1' });
+      // Objects or arrays inside an array are nesting too, at either level.
+      await expect400({ contextJson: '{"user":{"r":[{"a":{"b":1}}]}}' }, 'contextJson.user.r');
+      await expect400({ contextJson: '{"user":{"profile":{"r":[{"x":1}]}}}' }, 'contextJson.user.profile');
+      await expect400({ contextJson: '{"other":{"m":[[1]]}}' }, 'contextJson.other.m');
     });
 
     it('context rules: user, company and other are objects; nothing else at the top', async () => {

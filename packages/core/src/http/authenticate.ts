@@ -49,12 +49,15 @@ function authenticateSdk(services: Services, request: CoreRequest, keys: 'secret
     fromQuery = value;
   }
   if (!header && fromQuery === undefined) throw sdkForbidden('Missing SDK key: send Authorization: Bearer <key>');
-  const token = header ?? fromQuery!;
-  const match = services.snapshots.resolveSdkKey(token);
+  // A key in the query is checked even when the header carries one: an invalid key, or a secret key in a URL (it
+  // ends up in logs and browser history), is refused rather than silently ignored.
+  const inQuery = fromQuery === undefined ? undefined : services.snapshots.resolveSdkKey(fromQuery);
+  if (fromQuery !== undefined && !inQuery) throw sdkForbidden('Invalid SDK key');
+  if (inQuery?.keyKind === 'secret') throw sdkForbidden('A secret key is accepted only in the Authorization header');
+  const match = header ? services.snapshots.resolveSdkKey(header) : inQuery;
   if (!match) throw sdkForbidden('Invalid SDK key');
-  if (!header && match.keyKind === 'secret') {
-    // A secret key in a URL ends up in logs and browser history: refuse it even though it is valid.
-    throw sdkForbidden('A secret key is accepted only in the Authorization header');
+  if (inQuery && inQuery.environment.id !== match.environment.id) {
+    throw sdkForbidden('publishableKey and the Authorization header name different environments');
   }
   if (keys === 'secret' && match.keyKind !== 'secret') throw sdkForbidden('This endpoint requires the secret key');
   return { kind: 'sdk', environment: match.environment, keyKind: match.keyKind };
