@@ -73,8 +73,17 @@ function specificity(r: CompiledRoute): number {
   return r.segments.reduce<number>((n, s, i) => n + (typeof s === 'string' ? 2 ** (20 - i) : 0), 0);
 }
 
+/**
+ * Path segments, decoded. Extra slashes at either end are forgiven; an empty segment inside the path is kept, so
+ * `/users//flags` is a user id of "" (a 400 from the id's length rule) rather than a user called "flags".
+ */
 function splitPath(path: string): string[] | undefined {
-  const parts = path.split('?')[0]!.split('/').filter(Boolean);
+  const all = path.split('?')[0]!.split('/');
+  let start = 0;
+  let end = all.length;
+  while (start < end && all[start] === '') start++;
+  while (end > start && all[end - 1] === '') end--;
+  const parts = all.slice(start, end);
   try {
     return parts.map((p) => decodeURIComponent(p));
   } catch {

@@ -22,6 +22,12 @@ describe('Router', () => {
     expect(router.match('GET', '//features/%65valuated/')).toEqual({ route: routes[2], params: {} });
   });
 
+  it('keeps an empty segment inside the path as an empty parameter, not a shorter path', () => {
+    expect(router.match('DELETE', '/apps/a/flags//')).toBeUndefined();
+    expect(router.match('GET', '/apps//flags/f')).toEqual({ route: routes[4], params: { appId: '', flagKey: 'f' } });
+    expect(router.match('GET', '/features//evaluated')).toBeUndefined();
+  });
+
   it('reports the methods a path has when the asked one has no route', () => {
     expect(router.match('PUT', '/features/events')).toEqual({ allowed: ['GET', 'POST'], routes: [routes[0], routes[1]] });
     expect(router.match('PUT', '/apps/a/flags/f')).toMatchObject({ allowed: ['GET', 'DELETE'] });
