@@ -59,9 +59,21 @@ describeWithChromium('dashboard in headless Chromium', () => {
     const status = page.locator('#specific-status');
     await status.filter({ hasText: /Targeted user user-42 — flagStateVersion \d+/ }).waitFor();
     await page.locator('#user-targets', { hasText: 'user-42' }).waitFor();
+    // Never seen before: the dashboard stored it (targeting needs a stored user) with an empty upsert.
+    expect(await h.storage.entities.get(h.envs.development.id, 'user', 'user-42')).toMatchObject({ id: 'user-42', name: null, attributes: {} });
 
     expect((await evaluatedFor(h, { 'user.id': 'user-42' }))['checkout-v2']!.isEnabled).toBe(true);
     expect((await evaluatedFor(h, { 'user.id': 'user-43' }))['checkout-v2']!.isEnabled).toBe(false);
+
+    // A company already stored keeps its name and attributes when the dashboard targets it.
+    const acme = await h.request('PUT', `/apps/${h.appId}/envs/${h.envs.development.id}/companies/acme`, { body: { name: 'Acme', attributes: { plan: 'gold' } } });
+    expect(acme.status, acme.text).toBe(200);
+    await page.fill('#add-company', 'acme');
+    await page.click('#target-company');
+    await status.filter({ hasText: /Targeted company acme — flagStateVersion \d+/ }).waitFor();
+    await page.locator('#company-targets', { hasText: 'acme' }).waitFor();
+    expect(await h.storage.entities.get(h.envs.development.id, 'company', 'acme')).toMatchObject({ name: 'Acme', attributes: { plan: 'gold' } });
+    expect((await evaluatedFor(h, { 'user.id': 'user-43', 'company.id': 'acme' }))['checkout-v2']!.isEnabled).toBe(true);
   });
 
   it('edits targeting rules (attribute condition, percentage rollout) and shows the flagStateVersion', async () => {

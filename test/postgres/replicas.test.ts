@@ -105,6 +105,7 @@ describe.skipIf(!available)('replicas on one Postgres schema', () => {
   it("a change through A reaches B's in-process client and B's /features/evaluated?waitForVersion", async () => {
     const viaA = management(a, key);
     await viaA.createFlag(appId, 'replicated');
+    for (const user of ['alice', 'bob']) await viaA.upsertUser(appId, dev.id, user);
     expect((await b.check('replicated', 'alice', dev.id)).enabled).toBe(false);
 
     const { flagStateVersion: version } = await viaA.targetUser(appId, dev.id, 'alice', 'replicated');
@@ -157,13 +158,16 @@ describe.skipIf(!available)('replicas on one Postgres schema', () => {
     await viaA.createFlag(appId, 'race-target');
     const renamed: Array<{ id: string; key: string }> = [];
     for (let i = 0; i < FLAGS; i++) renamed.push((await viaB.createFlag(appId, `race-flag-${i}`)).flag);
-    const start = await versionsInDb();
-    const auditStart = Number((await query<{ n: string }>(postgresUrl, t('select count(*) as n from $schema.audit')))[0]!.n);
-
     // 160 specific-targeting changes (rows 9), one user each, half per environment; 40 flag updates (row 7), each
     // bumping both environments. Alternating replicas, all in flight at once.
     const envOf = (i: number) => (i % 2 ? prod.id : dev.id);
     const viaOf = (i: number) => ((i >> 1) % 2 ? viaA : viaB);
+    // The targeted users are stored first (a user must be, to be targeted), before the versions and the audit are
+    // counted: upserts bump no version, and their audit entries are not the race's.
+    for (let i = 0; i < TARGETS; i++) await viaOf(i).upsertUser(appId, envOf(i), `user-${i}`);
+    const start = await versionsInDb();
+    const auditStart = Number((await query<{ n: string }>(postgresUrl, t('select count(*) as n from $schema.audit')))[0]!.n);
+
     const observed: Record<string, number[]> = { [dev.id]: [], [prod.id]: [] };
     const jobs: Array<Promise<void>> = [];
     for (let i = 0; i < TARGETS; i++) {
@@ -239,6 +243,7 @@ describe.skipIf(!available)('replicas on one Postgres schema', () => {
   it("B's LISTEN connection killed with pg_terminate_backend: changes through A still reach B, and LISTEN comes back", async () => {
     const viaA = management(a, key);
     await viaA.createFlag(appId, 'after-kill');
+    for (const user of ['carol', 'dave']) await viaA.upsertUser(appId, dev.id, user);
     const ownPorts = localPortsOf(b.pid);
     const before = await listenerBackends(postgresUrl, schema, b);
     // /proc tells B's listener apart from A's; without it (not Linux), both listeners are terminated.

@@ -71,6 +71,27 @@ async function seed(server: ChildServer): Promise<Array<{ id: string; key: strin
 
 type Request = { kind: string; method: string; path: string; key: string; body?: unknown };
 
+/**
+ * Stores (management upsert) every user the specific-targeting mutations of the mix address: a user must be stored
+ * before it can be targeted. Which users are targeted repeats every 1,000 requests (the user is n % 1000).
+ */
+async function seedTargetedUsers(server: ChildServer, flags: Array<{ id: string; key: string }>): Promise<void> {
+  const users = new Set<string>();
+  for (let n = 0; n < 1000; n++) {
+    const match = /^(\/apps\/[^/]+\/envs\/[^/]+\/users\/[^/]+)\/flags$/.exec(nextRequest(n, server, flags).path);
+    if (match) users.add(match[1]!);
+  }
+  if (!users.size) throw new Error('the traffic mix targets no user');
+  for (const path of users) {
+    const res = await fetch(`${server.origin}/flags${path}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${MANAGEMENT_KEY}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    if (res.status !== 200) throw new Error(`seed ${path}: ${res.status} ${await res.text()}`);
+  }
+}
+
 /** The traffic mix: 70 % evaluation, 20 % ingestion, 10 % mutations. */
 function nextRequest(n: number, server: ChildServer, flags: Array<{ id: string; key: string }>): Request {
   const appId = String(server.info['appId']);
@@ -104,6 +125,7 @@ async function memory(server: ChildServer): Promise<number> {
 /** Runs the soak against a started child; `warmupSeconds` of traffic before the baseline sample. */
 async function soak(server: ChildServer, seconds: number, rate: number, warmupSeconds: number, bound: number): Promise<SoakResult> {
   const flags = await seed(server);
+  await seedTargetedUsers(server, flags);
   const problems: string[] = [];
   const latencies: number[] = [];
   const byKind: Record<string, number> = {};

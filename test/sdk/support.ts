@@ -16,9 +16,12 @@ export async function putTargeting(h: Harness, key: string, envId: string, rules
   return res.body.flagStateVersion as number;
 }
 
-/** Management rows 9/11: a specific target for one user. */
+/** Management rows 9/11: a specific target for one user, upserted first as the spec asks (an unknown user is a 404). */
 export async function targetUser(h: Harness, envId: string, userId: string, flagKey: string): Promise<number> {
-  const res = await h.request('PATCH', `/apps/${h.appId}/envs/${envId}/users/${encodeURIComponent(userId)}/flags`, {
+  const user = `/apps/${h.appId}/envs/${envId}/users/${encodeURIComponent(userId)}`;
+  const upserted = await h.request('PUT', user, { body: {} });
+  expect(upserted.status, JSON.stringify(upserted.body)).toBe(200);
+  const res = await h.request('PATCH', `${user}/flags`, {
     body: { updates: [{ flagKey, specificTargetValue: true }] },
   });
   expect(res.status, JSON.stringify(res.body)).toBe(200);

@@ -187,7 +187,10 @@ export function management(replica: Replica, key: string) {
       call<{ flag: { id: string; key: string }; flagStateVersions: Record<string, number> }>('POST', `/apps/${appId}/flags`, { key, name }),
     updateFlag: (appId: string, flagId: string, patch: Record<string, unknown>) =>
       call<{ flag: { id: string; name: string }; flagStateVersions: Record<string, number> }>('PATCH', `/apps/${appId}/flags/${flagId}`, patch),
-    /** Rows 9: `true` targets the user, `null` removes the targeting. */
+    /** Management upsert of a user (`{}` changes nothing of one already stored): needed before it can be targeted. */
+    upsertUser: (appId: string, envId: string, userId: string) =>
+      call<{ id: string }>('PUT', `/apps/${appId}/envs/${envId}/users/${encodeURIComponent(userId)}`, {}),
+    /** Rows 9: `true` targets the user (stored first: see upsertUser), `null` removes the targeting. */
     targetUser: (appId: string, envId: string, userId: string, flagKey: string, value: true | null = true) =>
       call<{ flagStateVersion: number }>('PATCH', `/apps/${appId}/envs/${envId}/users/${encodeURIComponent(userId)}/flags`, {
         updates: [{ flagKey, specificTargetValue: value }],

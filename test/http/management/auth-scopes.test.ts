@@ -10,6 +10,11 @@ async function concreteRoutes(h: Harness): Promise<Array<{ route: RouteDefinitio
   const { flag } = (await createFlag(h, { key: 'k' })).body;
   const app = (await h.request('GET', `/apps/${h.appId}`)).body;
   const keys = (await h.request('GET', '/keys')).body.data;
+  // The user and company the entity routes address are stored, so their flags routes reach past the 404.
+  for (const entity of ['users/u1', 'companies/c1']) {
+    const res = await h.request('PUT', `/apps/${h.appId}/envs/${h.envs.production.id}/${entity}`, { body: {} });
+    expect(res.status, res.text).toBe(200);
+  }
   const ids: Record<string, string> = {
     appId: h.appId,
     envId: h.envs.production.id,

@@ -58,9 +58,15 @@ forEachAdapter((harness) => {
       expect(plain.body).toEqual({ id: 'plain', deleted: true, flagStateVersion: v0 });
       expect(await h.storage.entities.get(h.envs.production.id, 'user', 'plain')).toBeUndefined();
 
-      await h.request('PATCH', `${base(h, 'users')}/vip/flags`, { body: { updates: [{ flagKey: 'k', specificTargetValue: true }] } });
+      expect((await h.request('PUT', `${base(h, 'users')}/vip`, { body: {} })).status).toBe(200);
+      const targeted = await h.request('PATCH', `${base(h, 'users')}/vip/flags`, { body: { updates: [{ flagKey: 'k', specificTargetValue: true }] } });
+      expect(targeted.status).toBe(200);
       const res = await h.request('DELETE', `${base(h, 'users')}/vip`);
       expect(res.body).toEqual({ id: 'vip', deleted: true, flagStateVersion: v0 + 2 });
+      // The user is gone (its flags are 404 again), and so are its overrides: stored anew, it is not targeted.
+      expectError(await h.request('GET', `${base(h, 'users')}/vip/flags`), 404, 'not_found');
+      expect(await h.storage.specificTargets.listForEntity(h.envs.production.id, 'user', 'vip')).toEqual([]);
+      await h.request('PUT', `${base(h, 'users')}/vip`, { body: {} });
       const flags = await h.request('GET', `${base(h, 'users')}/vip/flags`);
       expect(flags.body.data[0].specificTargetValue).toBeNull();
     });

@@ -24,6 +24,12 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 150));
 
 forEachAdapter(
   (harness) => {
+    /** The flag `k` and the user `u1` it targets (a user must be stored before it can be targeted). */
+    const setUp = async (h: Harness) => {
+      await createFlag(h, { key: 'k' });
+      const user = await h.request('PUT', `/apps/${h.appId}/envs/${h.envs.production.id}/users/u1`, { body: {} });
+      expect(user.status).toBe(200);
+    };
     const target = (h: Harness, body: Record<string, unknown>) =>
       h.request('PATCH', `/apps/${h.appId}/envs/${h.envs.production.id}/users/u1/flags`, {
         body: { updates: [{ flagKey: 'k', specificTargetValue: true }], ...body },
@@ -37,7 +43,7 @@ forEachAdapter(
     describe('targeting notifications (rows 9/11)', () => {
       it('omitted: the configured defaults receive the change after commit', async () => {
         const h = harness();
-        await createFlag(h, { key: 'k' });
+        await setUp(h);
         const res = await target(h, { changeDescription: 'Give u1 access' });
         expect(res.status).toBe(200);
         await settle();
@@ -56,7 +62,7 @@ forEachAdapter(
 
       it('[] sends none; an explicit list sends to each configured destination', async () => {
         const h = harness();
-        await createFlag(h, { key: 'k' });
+        await setUp(h);
         await target(h, { notifications: [] });
         await settle();
         expect(received).toHaveLength(0);
@@ -69,7 +75,7 @@ forEachAdapter(
 
       it('a failing destination never fails the mutation; a no-op notifies nobody', async () => {
         const h = harness();
-        await createFlag(h, { key: 'k' });
+        await setUp(h);
         statuses.push(500, 500, 500, 500);
         const res = await target(h, {});
         expect(res.status).toBe(200);

@@ -13,6 +13,8 @@ export async function midTransactionProblems(h: Harness, control: StorageControl
   const dev = h.envs.development;
   const sdk = { key: dev.secretKey };
   ok(await h.request('POST', `/apps/${h.appId}/flags`, { body: { key: 'target', name: 'Target' } }), 'flag');
+  // The user `specific target` addresses must be stored before it can be targeted.
+  ok(await h.request('PUT', `/apps/${h.appId}/envs/${dev.id}/users/u9`, { body: {} }), 'user');
   const cases: Array<{ name: string; send: () => Promise<ApiResponse> }> = [
     { name: 'create flag', send: () => h.request('POST', `/apps/${h.appId}/flags`, { body: { key: 'atomic', name: 'Atomic', description: 'd' } }) },
     { name: 'put targeting', send: () => h.request('PUT', `/apps/${h.appId}/flags/target/targeting/${dev.id}`, { body: { rules: [{ filter: { type: 'constant', value: true } }] } }) },

@@ -2,7 +2,7 @@ import type { MutationActor } from '../domain/mutation.js';
 import { HttpError, notFound, unauthenticated } from '../http/http-error.js';
 import type { Principal } from '../http/route.js';
 import type { Repositories } from '../storage/port.js';
-import type { AppRecord, EnvironmentRecord, FlagRecord, ManagementKeyRecord } from '../storage/records.js';
+import type { AppRecord, EntityRecord, EntityType, EnvironmentRecord, FlagRecord, ManagementKeyRecord } from '../storage/records.js';
 
 /**
  * Resolving the resources a management route addresses. Every route goes through these, so the rules hold
@@ -45,6 +45,13 @@ export async function loadFlagByKey(repos: Repositories, app: AppRecord, flagKey
   const flag = await repos.flags.getByKey(app.id, flagKey);
   if (!flag) throw notFound(`Flag ${flagKey}`);
   return flag;
+}
+
+/** A stored user or company: targeting one needs it upserted first (spec), so one never stored is a 404. */
+export async function loadEntity(repos: Repositories, env: EnvironmentRecord, type: EntityType, id: string): Promise<EntityRecord> {
+  const entity = await repos.entities.get(env.id, type, id);
+  if (!entity) throw notFound(`${type === 'user' ? 'User' : 'Company'} ${id}`);
+  return entity;
 }
 
 /** Current flagStateVersion of every environment of the app. */

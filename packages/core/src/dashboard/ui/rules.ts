@@ -158,8 +158,11 @@ async function renderSpecificTargets(box, flag, env) {
   var status = h('p', { class: 'notice', id: 'specific-status' });
   var change = async function (kind, id, value) {
     try {
-      var segment = kind === 'user' ? '/users/' : '/companies/';
-      var result = await api('PATCH', appPath('/envs/' + enc(env.id) + segment + enc(id) + '/flags'), {
+      var entityPath = appPath('/envs/' + enc(env.id) + (kind === 'user' ? '/users/' : '/companies/') + enc(id));
+      // Targeting needs the user or company stored (else 404): upsert it first. An empty body merges nothing, so
+      // an entity that already exists keeps its name and attributes.
+      if (value) await api('PUT', entityPath, {});
+      var result = await api('PATCH', entityPath + '/flags', {
         updates: [{ flagKey: flag.key, specificTargetValue: value }],
       });
       clear(box);

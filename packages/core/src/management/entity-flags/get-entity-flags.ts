@@ -1,12 +1,12 @@
 import { defineRoute, type RouteDefinition } from '../../http/route.js';
 import { EntityFlagsResponseSchema } from '../../schemas/entity-flag.js';
-import { loadApp, loadEnvironment } from '../access.js';
+import { loadApp, loadEntity, loadEnvironment } from '../access.js';
 import { entityFlagsPage } from './entity-flags-view.js';
 import { entityIdOf, type EntityKind } from './entity-kind.js';
 
 /**
- * Rows 8 and 10. The entity need not be stored: an unknown user still gets every flag, evaluated on its id alone
- * (it may be targeted by id before it is ever seen).
+ * Rows 8 and 10. The user or company is the parent of its flags: one that was never stored (by a management
+ * upsert, `POST /user`/`/company` or their `/bulk` items) is a 404, as the spec says for a missing parent.
  */
 export function getEntityFlagsRoute(kind: EntityKind): RouteDefinition {
   return defineRoute({
@@ -22,6 +22,7 @@ export function getEntityFlagsRoute(kind: EntityKind): RouteDefinition {
     async handle({ params, principal, services }) {
       const app = await loadApp(services.storage, principal, params.appId);
       const env = await loadEnvironment(services.storage, app, params.envId);
+      await loadEntity(services.storage, env, kind.type, entityIdOf(kind, params));
       return entityFlagsPage(services, app, env, kind.type, entityIdOf(kind, params));
     },
   });

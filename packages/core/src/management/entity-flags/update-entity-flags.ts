@@ -3,7 +3,7 @@ import { addIssue, notPossible, type Issues } from '../../http/http-error.js';
 import { defineRoute, type RouteDefinition } from '../../http/route.js';
 import { UpdateEntityFlagsBodySchema, UpdateEntityFlagsResponseSchema } from '../../schemas/entity-flag.js';
 import type { FlagRecord } from '../../storage/records.js';
-import { actorOf, loadApp, loadEnvironment } from '../access.js';
+import { actorOf, loadApp, loadEntity, loadEnvironment } from '../access.js';
 import { entityFlagsPage } from './entity-flags-view.js';
 import { entityIdOf, type EntityKind } from './entity-kind.js';
 
@@ -17,7 +17,8 @@ interface Change {
  * in order, so for a flag listed twice the last one wins; only flags whose override actually changes are written.
  * Any change bumps the environment once per request and each changed flag's targeting `version` there (SDK check
  * events carry it); a request that changes nothing writes nothing — no bump, no audit, no notification.
- * The entity need not be stored: overrides are by id, so a user can be targeted before it is first seen.
+ * The user or company must be stored first (spec: "complete the upsert first, then send the targeting update"):
+ * one that is not is a 404, checked in the transaction so a concurrent delete cannot leave orphan overrides.
  */
 export function updateEntityFlagsRoute(kind: EntityKind): RouteDefinition {
   return defineRoute({
@@ -37,6 +38,7 @@ export function updateEntityFlagsRoute(kind: EntityKind): RouteDefinition {
       const app = await loadApp(services.storage, principal, params.appId);
       const { result, versions } = await mutate(services, actor, async (tx) => {
         const env = await loadEnvironment(tx, app, params.envId);
+        await loadEntity(tx, env, kind.type, entityId);
         const issues: Issues = {};
         const wanted = new Map<string, Change>();
         for (const [i, update] of body.updates.entries()) {
