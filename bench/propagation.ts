@@ -147,6 +147,8 @@ export default async function run(): Promise<BenchResult> {
     const dev = a.bootstrap.environments.find((e) => e.name === 'Development')!;
     const viaA = management(a, key);
     await viaA.createFlag(appId, 'propagated');
+    // Targeting needs the user stored first (rows 9/11 answer 404 otherwise); an upsert moves no version.
+    await viaA.upsertUser(appId, dev.id, 'bench-user');
     stream = await VersionStream.open(b, dev.secretKey);
     listener = await listenForCommits(url, schema);
 
