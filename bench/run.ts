@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { BenchModule, BenchResult } from './lib/result.js';
 import { saveResults } from './lib/results.js';
+import { cpuTimes, stealPercent } from './lib/steal.js';
 import { textTable } from './lib/table.js';
 
 /**
@@ -31,11 +32,14 @@ async function main(): Promise<void> {
   for (const name of names) {
     console.log(`\n▶ ${name}`);
     const module = await benches[name]!();
+    const before = cpuTimes();
     const result = await module.default();
-    results[name] = result;
+    const steal = stealPercent(before, cpuTimes());
+    results[name] = steal === undefined ? result : { ...result, stealPercent: steal };
     console.log(`\n${result.title}\n${result.workload}\n`);
     for (const table of result.tables) console.log(textTable(table) + '\n');
     for (const note of result.notes ?? []) console.log(`- ${note}`);
+    if (steal !== undefined) console.log(`- host CPU steal during this bench: ${steal} %`);
   }
   await saveResults(here('./results.json'), here('./RESULTS.md'), results, Object.keys(benches));
   console.log(`\nwrote bench/RESULTS.md and bench/results.json (${names.join(', ')})`);

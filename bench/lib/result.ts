@@ -18,11 +18,13 @@ export interface BenchResult {
   notes?: string[];
   /** Raw numbers for results.json (medians, samples…), free-form per bench. */
   data?: Record<string, unknown>;
+  /** Host CPU steal during the run, in percent of CPU time (set by `bench/run.ts`). */
+  stealPercent?: number;
 }
 
 export interface StoredResult extends BenchResult {
   measuredAt: string;
-  environment: { node: string; platform: string; cpus: string; cores: number; loadAverage?: number };
+  environment: { node: string; platform: string; cpus: string; cores: number; loadAverage?: number; stealPercent?: number };
 }
 
 export type BenchModule = { default: () => Promise<BenchResult> };

@@ -37,7 +37,8 @@ export function renderMarkdown(results: Record<string, StoredResult>, order: rea
     return [
       `## ${r.title} (\`npm run bench -- ${id}\`)`,
       `Measured ${r.measuredAt} on Node ${env.node}, ${env.platform}, ${env.cores} × ${env.cpus}` +
-        (env.loadAverage === undefined ? '.' : `, load average ${env.loadAverage}.`),
+        (env.loadAverage === undefined ? '' : `, load average ${env.loadAverage}`) +
+        (env.stealPercent === undefined ? '.' : `, host CPU steal ${env.stealPercent} % during the run.`),
       r.workload,
       ...r.tables.map(markdownTable),
       ...(r.notes?.length ? [r.notes.map((note) => `- ${note}`).join('\n')] : []),
@@ -59,7 +60,9 @@ export async function saveResults(
 ): Promise<void> {
   const results = await readResults(jsonPath);
   const measuredAt = new Date().toISOString();
-  for (const [id, result] of Object.entries(fresh)) results[id] = { ...result, measuredAt, environment: environment() };
+  for (const [id, { stealPercent, ...result }] of Object.entries(fresh)) {
+    results[id] = { ...result, measuredAt, environment: { ...environment(), ...(stealPercent === undefined ? {} : { stealPercent }) } };
+  }
   await writeFile(jsonPath, JSON.stringify(results, null, 2) + '\n');
   await writeFile(markdownPath, renderMarkdown(results, order));
 }
