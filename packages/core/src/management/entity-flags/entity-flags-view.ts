@@ -31,11 +31,11 @@ export async function entityFlagsPage(
   env: EnvironmentRecord,
   type: EntityType,
   entityId: string,
+  entity: EntityRecord,
 ): Promise<EntityFlagsResponse> {
   const repos = services.storage;
-  const [flags, entity, overrides, stats, stored] = await Promise.all([
+  const [flags, overrides, stats, stored] = await Promise.all([
     repos.flags.listByApp(app.id),
-    repos.entities.get(env.id, type, entityId),
     repos.specificTargets.listForEntity(env.id, type, entityId),
     repos.stats.listEntityFlagStats(env.id, type, entityId),
     repos.environments.get(env.id),

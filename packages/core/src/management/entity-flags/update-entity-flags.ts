@@ -38,7 +38,7 @@ export function updateEntityFlagsRoute(kind: EntityKind): RouteDefinition {
       const app = await loadApp(services.storage, principal, params.appId);
       const { result, versions } = await mutate(services, actor, async (tx) => {
         const env = await loadEnvironment(tx, app, params.envId);
-        await loadEntity(tx, env, kind.type, entityId);
+        const entity = await loadEntity(tx, env, kind.type, entityId);
         const issues: Issues = {};
         const wanted = new Map<string, Change>();
         for (const [i, update] of body.updates.entries()) {
@@ -50,7 +50,7 @@ export function updateEntityFlagsRoute(kind: EntityKind): RouteDefinition {
 
         const existing = new Set((await tx.specificTargets.listForEntity(env.id, kind.type, entityId)).map((o) => o.flagId));
         const changes = [...wanted.values()].filter((c) => (c.value === true) !== existing.has(c.flag.id));
-        if (!changes.length) return { env, changes };
+        if (!changes.length) return { env, entity, changes };
 
         const at = services.now().toISOString();
         for (const { flag, value } of changes) {
@@ -74,7 +74,7 @@ export function updateEntityFlagsRoute(kind: EntityKind): RouteDefinition {
           });
         }
         tx.changesFlagState(env.id);
-        return { env, changes };
+        return { env, entity, changes };
       });
 
       const flagStateVersion = versions[result.env.id] ?? (await services.storage.environments.get(result.env.id))!.flagStateVersion;
@@ -92,7 +92,7 @@ export function updateEntityFlagsRoute(kind: EntityKind): RouteDefinition {
           at: services.now().toISOString(),
         });
       }
-      return { ...(await entityFlagsPage(services, app, result.env, kind.type, entityId)), flagStateVersion };
+      return { ...(await entityFlagsPage(services, app, result.env, kind.type, entityId, result.entity)), flagStateVersion };
     },
   });
 }
