@@ -85,6 +85,18 @@ forEachAdapter((h) => {
       await expect400({ contextJson: '{"tenant":{"id":"t"}}' });
     });
 
+    it('legacy parameters: an empty user, company or other (the node SDK flattens {} to "") is an empty object', async () => {
+      const dev = h().envs.development.id;
+      await seedFlags(h().instance, h().appId, [{ key: 'f', rules: { [dev]: [userIs('u-1')] } }]);
+      for (const member of ['other', 'company', 'user']) {
+        const res = await get({ ...(member === 'user' ? {} : { 'context.user.id': 'u-1' }), [`context.${member}`]: '' });
+        expect(res.status, member).toBe(200);
+        expect(res.body.features.f.isEnabled, member).toBe(member !== 'user');
+      }
+      // An empty attribute stays the present empty string it was.
+      expect((await get({ 'context.user.id': 'u-1', 'context.user.plan': '' })).status).toBe(200);
+    });
+
     it('rule 2 (decision): legacy indexed parameters are rebuilt into arrays, never a 400', async () => {
       const res = await get({ 'context.user.id': 'u1', 'context.user.roles.0': 'a', 'context.user.roles.1': 'b', 'context.user.roles.3': 'd' });
       expect(res.status).toBe(200);

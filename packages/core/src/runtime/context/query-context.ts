@@ -91,8 +91,14 @@ function fromLegacy(pairs: ReadonlyArray<readonly [string, string]>): unknown {
     (node.values ??= []).push(value);
   }
   if (Object.keys(issues).length) throw invalidRequest('Invalid context parameters', issues);
-  return build(root, 'context', issues, true) ?? {};
+  const context = (build(root, 'context', issues, true) ?? {}) as Record<string, unknown>;
+  // Reflag's node SDK flattens an empty object to a present empty string (reflag-clients.md), so `{ other: {} }`
+  // arrives as `context.other=`: for the three members that are objects, that is the empty object it was.
+  for (const member of ENTITY_MEMBERS) if (context[member] === '') context[member] = {};
+  return context;
 }
+
+const ENTITY_MEMBERS = ['user', 'company', 'other'] as const;
 
 function build(node: Node, path: string, issues: Issues, isRoot = false): unknown {
   if (node.values && node.children) {
