@@ -108,6 +108,14 @@ forEachAdapter((h) => {
       expect((await post('/features/events', { action: 'check', key: 'f', evalResult: 'yes' })).status).toBe(400);
     });
 
+    it('a config check without evalResult (the browser SDK, for a flag it does not know) is stored as {}', async () => {
+      expect((await post('/features/events', { action: 'check-config', key: 'nope', evalContext: { user: { id: 'u1' } } })).status).toBe(200);
+      const checks = await h().storage.events.listChecks(dev(), 10);
+      expect(checks.map((c) => [c.action, c.flagKey, c.evalResult])).toEqual([['check-config', 'nope', {}]]);
+      const bulk = await post('/bulk', [{ type: 'feature-flag-event', action: 'evaluate-config', key: 'nope' }]);
+      expect(bulk.body.rejected).toEqual([]);
+    });
+
     it('400 for an unknown action, a key of 0 or 256 characters; 255 is fine', async () => {
       expect((await post('/features/events', { action: 'peek', key: 'f', evalResult: true })).status).toBe(400);
       expect((await post('/features/events', { action: 'check', key: '', evalResult: true })).status).toBe(400);

@@ -25,9 +25,12 @@ export const FeatureEventBodySchema = Type.Object(
     key: Text({ minLength: 1, maxLength: 255 }),
     targetingVersion: Type.Optional(Type.Number()),
     evalContext: Type.Optional(EvalContextSchema),
-    evalResult: Type.Union([Type.Boolean(), Type.Record(Type.String(), Type.Unknown())], {
-      description: 'boolean; an object only for check-config / evaluate-config',
-    }),
+    evalResult: Type.Optional(
+      Type.Union([Type.Boolean(), Type.Record(Type.String(), Type.Unknown())], {
+        description:
+          'boolean, required; for check-config / evaluate-config an object, or nothing (the browser SDK sends none for a flag it does not know; stored as {})',
+      }),
+    ),
     evalRuleResults: Type.Optional(Type.Array(Type.Boolean())),
     evalMissingFields: Type.Optional(Type.Array(Type.String())),
   },

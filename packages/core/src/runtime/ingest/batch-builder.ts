@@ -79,7 +79,8 @@ export class BatchBuilder {
       userId,
       companyId,
       evalContext: body.evalContext ?? null,
-      evalResult: body.evalResult,
+      // A config check of a flag the client does not know comes without a result: stored as the node SDK's `{}`.
+      evalResult: body.evalResult ?? {},
       evalRuleResults: body.evalRuleResults ?? null,
       evalMissingFields: body.evalMissingFields ?? null,
       timestamp: at,

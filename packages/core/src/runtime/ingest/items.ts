@@ -43,7 +43,7 @@ function checkRules(item: RuntimeItem, prefix: string): void {
     throw invalidRequest('Invalid feedback', { [at('score')]: [message], [at('comment')]: [message] });
   }
   if (item.type === 'feature-flag-event' && typeof item.body.evalResult !== 'boolean' && !CONFIG_ACTIONS.has(item.body.action)) {
-    const message = 'evalResult must be a boolean; an object is accepted only for check-config and evaluate-config';
+    const message = 'evalResult must be a boolean; an object, or none, is accepted only for check-config and evaluate-config';
     throw invalidRequest('Invalid flag event', { [at('evalResult')]: [message] });
   }
 }
