@@ -33,15 +33,14 @@ export function textFits(schema: TextOptions, value: unknown): value is string {
   // Characters are at most the UTF-16 length and at least half of it: count only when the units cannot decide.
   const units = value.length;
   if (units < minLength || Math.ceil(units / 2) > maxLength) return false;
-  if ((units > maxLength || (minLength > 1 && units < 2 * minLength)) && !withinCount(codePointLength(value), minLength, maxLength)) {
-    return false;
+  if (units > maxLength || (minLength > 1 && units < 2 * minLength)) {
+    const characters = codePointLength(value);
+    if (characters < minLength || characters > maxLength) return false;
   }
   if (schema.format === undefined) return true;
   const format = FormatRegistry.Get(schema.format);
   return format === undefined || format(value);
 }
-
-const withinCount = (n: number, min: number, max: number) => n >= min && n <= max;
 
 /** Why `value` does not fit, worded like TypeBox's own string messages. */
 export function textMessage(schema: TextOptions, value: unknown): string {

@@ -1,7 +1,7 @@
 import type { EvaluationContext } from '@flagmount/engine';
 import type { EntityFlag, EntityFlagsResponse } from '../../schemas/entity-flag.js';
 import type { Services } from '../../services.js';
-import type { AppRecord, EntityRecord, EntityType, EnvironmentRecord } from '../../storage/records.js';
+import type { AppRecord, EntityRecord, EnvironmentRecord } from '../../storage/records.js';
 
 /** How long a read waits for this process's snapshot to catch up with the stored version (another replica's write). */
 const SNAPSHOT_CATCH_UP_MS = 1000;
@@ -11,13 +11,13 @@ const SNAPSHOT_CATCH_UP_MS = 1000;
  * and its id, which always wins. Only the entity itself: a user's companies are not folded in, so the value is
  * what the flag says about this entity alone.
  */
-export function entityContext(type: EntityType, id: string, entity: EntityRecord | undefined): EvaluationContext {
+export function entityContext(entity: EntityRecord): EvaluationContext {
   const attributes: Record<string, unknown> = {
-    ...(entity?.name != null ? { name: entity.name } : {}),
-    ...(entity?.attributes ?? {}),
-    id,
+    ...(entity.name != null ? { name: entity.name } : {}),
+    ...entity.attributes,
+    id: entity.id,
   };
-  return type === 'user' ? { user: attributes } : { company: attributes };
+  return entity.type === 'user' ? { user: attributes } : { company: attributes };
 }
 
 /**
@@ -29,10 +29,9 @@ export async function entityFlagsPage(
   services: Services,
   app: AppRecord,
   env: EnvironmentRecord,
-  type: EntityType,
-  entityId: string,
   entity: EntityRecord,
 ): Promise<EntityFlagsResponse> {
+  const { type, id: entityId } = entity;
   const repos = services.storage;
   const [flags, overrides, stats, stored] = await Promise.all([
     repos.flags.listByApp(app.id),
@@ -42,7 +41,7 @@ export async function entityFlagsPage(
   ]);
   await services.snapshots.waitForVersion(env.id, stored?.flagStateVersion ?? 0, SNAPSHOT_CATCH_UP_MS);
   const compiled = services.snapshots.get(env.id)?.compiled;
-  const context = entityContext(type, entityId, entity);
+  const context = entityContext(entity);
   const overridden = new Set(overrides.map((o) => o.flagId));
   const statsByKey = new Map(stats.map((s) => [s.flagKey, s]));
 

@@ -22,9 +22,8 @@ export function getEntityFlagsRoute(kind: EntityKind): RouteDefinition {
     async handle({ params, principal, services }) {
       const app = await loadApp(services.storage, principal, params.appId);
       const env = await loadEnvironment(services.storage, app, params.envId);
-      const entityId = entityIdOf(kind, params);
-      const entity = await loadEntity(services.storage, env, kind.type, entityId);
-      return entityFlagsPage(services, app, env, kind.type, entityId, entity);
+      const entity = await loadEntity(services.storage, env, kind.type, entityIdOf(kind, params));
+      return entityFlagsPage(services, app, env, entity);
     },
   });
 }

@@ -92,7 +92,7 @@ export function updateEntityFlagsRoute(kind: EntityKind): RouteDefinition {
           at: services.now().toISOString(),
         });
       }
-      return { ...(await entityFlagsPage(services, app, result.env, kind.type, entityId, result.entity)), flagStateVersion };
+      return { ...(await entityFlagsPage(services, app, result.env, result.entity)), flagStateVersion };
     },
   });
 }
