@@ -35,36 +35,49 @@ function signalAll(pids: readonly number[], signal: NodeJS.Signals): void {
 
 /**
  * Runs every target `runs` times, round by round, rotating the order each round: on a noisy machine a slow
- * period then hits every peer alike instead of one of them.
+ * period then hits every peer alike instead of one of them. A group (an array) runs back to back, in reverse
+ * order every other round: systems compared with each other (a system and its ceiling) then see the same machine,
+ * and neither always goes first.
  */
-export async function interleavedRuns(targets: Target[], runs: number, options: RoundOptions): Promise<Map<string, LoadResult[]>> {
-  const results = new Map<string, LoadResult[]>(targets.map((t) => [t.id, []]));
+export async function interleavedRuns(
+  units: ReadonlyArray<Target | readonly Target[]>,
+  runs: number,
+  options: RoundOptions,
+): Promise<Map<string, LoadResult[]>> {
+  const groups = units.map((unit) => (Array.isArray(unit) ? (unit as readonly Target[]) : [unit as Target]));
+  const results = new Map<string, LoadResult[]>(groups.flat().map((t) => [t.id, []]));
   for (let round = 0; round < runs; round++) {
-    for (let i = 0; i < targets.length; i++) {
-      const target = targets[(i + round) % targets.length]!;
-      const rate = options.rateOf?.(target.id);
-      const others = (options.freeze ?? []).filter((pid) => pid !== target.pid);
-      signalAll(others, 'SIGSTOP');
-      let result: LoadResult;
-      try {
-        result = await runLoad({
-          origin: target.origin,
-          requests: target.requests,
-          connections: options.connections,
-          durationSec: options.durationSec,
-          ...(rate ? { rate } : {}),
-        });
-      } finally {
-        signalAll(others, 'SIGCONT');
+    for (let i = 0; i < groups.length; i++) {
+      const group = groups[(i + round) % groups.length]!;
+      for (const target of round % 2 === 0 ? group : [...group].reverse()) {
+        results.get(target.id)!.push(await runTarget(target, round, runs, options));
       }
-      results.get(target.id)!.push(result);
-      options.log?.(
-        `  run ${round + 1}/${runs} ${target.id}${rate ? ` @${Math.round(rate)}/s` : ''}: ${Math.round(result.rps)} req/s, ` +
-          `p99 ${result.p99Ms.toFixed(2)} ms, non-2xx ${result.non2xx}, errors ${result.errors}`,
-      );
     }
   }
   return results;
+}
+
+async function runTarget(target: Target, round: number, runs: number, options: RoundOptions): Promise<LoadResult> {
+  const rate = options.rateOf?.(target.id);
+  const others = (options.freeze ?? []).filter((pid) => pid !== target.pid);
+  signalAll(others, 'SIGSTOP');
+  let result: LoadResult;
+  try {
+    result = await runLoad({
+      origin: target.origin,
+      requests: target.requests,
+      connections: options.connections,
+      durationSec: options.durationSec,
+      ...(rate ? { rate } : {}),
+    });
+  } finally {
+    signalAll(others, 'SIGCONT');
+  }
+  options.log?.(
+    `  run ${round + 1}/${runs} ${target.id}${rate ? ` @${Math.round(rate)}/s` : ''}: ${Math.round(result.rps)} req/s, ` +
+      `p99 ${result.p99Ms.toFixed(2)} ms, non-2xx ${result.non2xx}, errors ${result.errors}`,
+  );
+  return result;
 }
 
 /** Warm-up (JIT, caches, connection pools): one short closed-loop run per target, not recorded. */
