@@ -54,7 +54,8 @@ function authenticateSdk(services: Services, request: CoreRequest, keys: 'secret
   const inQuery = fromQuery === undefined ? undefined : services.snapshots.resolveSdkKey(fromQuery);
   if (fromQuery !== undefined && !inQuery) throw sdkForbidden('Invalid SDK key');
   if (inQuery?.keyKind === 'secret') throw sdkForbidden('A secret key is accepted only in the Authorization header');
-  const match = header ? services.snapshots.resolveSdkKey(header) : inQuery;
+  // The same key in both places is looked up once.
+  const match = header && header !== fromQuery ? services.snapshots.resolveSdkKey(header) : inQuery;
   if (!match) throw sdkForbidden('Invalid SDK key');
   if (inQuery && inQuery.environment.id !== match.environment.id) {
     throw sdkForbidden('publishableKey and the Authorization header name different environments');
