@@ -9,7 +9,7 @@ import { median } from './lib/measure.js';
 import { benchContexts } from './peers/contexts.js';
 import { describeMix, flagMix } from './peers/flag-mix.js';
 import { dropSchema } from './peers/pg.js';
-import { startCeiling, startFlagmount, startUnleash, UNLEASH_SCHEMA, type System } from './servers/evaluate-systems.js';
+import { startCeiling, startFlagmount, startInProcessBare, startUnleash, UNLEASH_SCHEMA, type System } from './servers/evaluate-systems.js';
 import { FRAMEWORKS, type Framework } from './servers/host-config.js';
 
 /**
@@ -36,22 +36,25 @@ export default async function run(): Promise<BenchResult> {
     config.log('  starting Unleash (fresh schema, migrations, admin API seeding)…');
     systems.push(await startUnleash(flags, contexts));
     for (const framework of frameworks) {
-      config.log(`  starting Flagmount on ${framework} and its ceiling…`);
+      config.log(`  starting Flagmount on ${framework}, its ceiling and the ceiling's route in Flagmount's process…`);
       const flagmount = await startFlagmount(framework, flags, contexts, dir);
-      systems.push(flagmount, await startCeiling(flagmount));
+      systems.push(flagmount, await startInProcessBare(flagmount), await startCeiling(flagmount));
     }
     config.log(`  warm-up ${config.warmup()} s each, then ${runs} × ${duration} s per system, interleaved`);
     await warmUp(systems, connections, config.warmup());
     const targets = systems.map((s) => ({ ...s, pid: s.child.pid }));
     const freeze = targets.map((t) => t.pid);
     // Each Flagmount runs right next to its ceiling (see interleavedRuns): its share of the ceiling is taken per round.
-    const units = [targets.filter((t) => !t.framework), ...frameworks.map((f) => targets.filter((t) => t.framework === f))];
+    // The in-process bare route runs on Flagmount's other side.
+    const rank = { inprocess: 0, flagmount: 1, ceiling: 2, unleash: 3 } as const;
+    const unitOf = (f: Framework) => targets.filter((t) => t.framework === f).sort((a, b) => rank[a.kind] - rank[b.kind]);
+    const units = [targets.filter((t) => !t.framework), ...frameworks.map(unitOf)];
     const max = new Map(
       [...(await interleavedRuns(units, runs, { connections, durationSec: duration, freeze, log: config.log }))].map(([id, r]) => [id, summarize(r)]),
     );
 
     // Latency at a fixed, sustainable rate: a fraction of each system's own maximum.
-    const paced = targets.filter((s) => s.kind !== 'ceiling');
+    const paced = targets.filter((s) => s.kind === 'flagmount' || s.kind === 'unleash');
     const rateOf = (id: string) => max.get(id)!.rps * fixedFraction;
     config.log(`  fixed rate: ${Math.round(fixedFraction * 100)} % of each system's maximum`);
     const fixed = new Map(
@@ -103,7 +106,7 @@ function report(input: ReportInput): BenchResult {
   const ceilingOf = (s: System) => (s.framework ? max.get(`ceiling-${s.framework}`) : undefined);
   const maxRows: Cell[][] = systems.map((s) => {
     const m = max.get(s.id)!;
-    const ceiling = s.kind === 'flagmount' ? ceilingOf(s) : undefined;
+    const ceiling = s.kind === 'flagmount' || s.kind === 'inprocess' ? ceilingOf(s) : undefined;
     return [
       s.label,
       Math.round(m.rps),
@@ -129,6 +132,14 @@ function report(input: ReportInput): BenchResult {
     const ceiling = ceilingOf(s)!;
     ratios[`${s.framework}_vs_unleash`] = m.rps / unleash.rps;
     ratios[`${s.framework}_of_ceiling`] = shareOf(m, ceiling);
+    const inProcess = max.get(`inprocess-${s.framework}`)!;
+    ratios[`${s.framework}_inprocess_of_ceiling`] = shareOf(inProcess, ceiling);
+    ratios[`${s.framework}_of_inprocess`] = shareOf(m, inProcess);
+    notes.push(
+      `${s.framework}: the ceiling's bare route inside Flagmount's host app reaches ${pct(shareOf(inProcess, ceiling))} of the ceiling ` +
+        `(rounds: ${roundShares(inProcess, ceiling).map(pct).join(', ')}), and Flagmount ${pct(shareOf(m, inProcess))} of that route ` +
+        `(rounds: ${roundShares(m, inProcess).map(pct).join(', ')}): the first gap is what sharing a process with Flagmount costs a route that runs none of its code, the second is Flagmount's own request path.`,
+    );
     if (s.framework === 'fastify') {
       const f = fixed.get(s.id)!;
       const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
@@ -157,8 +168,8 @@ function report(input: ReportInput): BenchResult {
       `${input.flagsText}, one environment. \`GET /flags/features/evaluated?contextJson=…&publishableKey=…\` rotating over ${input.users} users ` +
       `(each with plan, country and a company with a tier), through Flagmount mounted in Express, Koa and Fastify (SQLite store), ` +
       `vs Unleash 7.5.1's \`GET /api/frontend?userId=…&plan=…\` (frontend token, Postgres, own schema, configured through its admin API), ` +
-      `vs a bare route of each framework answering Flagmount's bytes (the ceiling). Load: ${describeLoadTool()}, ${input.connections} connections, ` +
-      `${input.duration} s per run, ${input.runs} runs per system interleaved, median reported; each Flagmount runs right before or after its ceiling (the order swapped every other round), and its share of the ceiling is the median of the three rounds' shares; then the same at a fixed ${pct(input.fixedFraction)} of each system's own maximum.`,
+      `vs a bare route of each framework answering Flagmount's bytes (the ceiling), and that same route registered in Flagmount's host app next to the mount (at \`/fixed\`, same process). Load: ${describeLoadTool()}, ${input.connections} connections, ` +
+      `${input.duration} s per run, ${input.runs} runs per system interleaved, median reported; each Flagmount runs right between its in-process bare route and its ceiling (the order swapped every other round), and its share of the ceiling is the median of the three rounds' shares; then the same at a fixed ${pct(input.fixedFraction)} of each system's own maximum.`,
     tables: [
       { title: `Maximum rate (closed loop, ${input.connections} connections), median of ${input.runs} runs`, columns: ['System', 'req/s', 'p50 ms', 'p99 ms', 'vs Unleash', 'of ceiling', 'body bytes', 'runs (req/s)'], rows: maxRows },
       { title: `Fixed rate (${pct(input.fixedFraction)} of each system's maximum), median of ${input.runs} runs`, columns: ['System', 'target req/s', 'req/s', 'p50 ms', 'p99 ms', `p99 < ${TARGET_P99_MS} ms`], rows: fixedRows },

@@ -7,13 +7,14 @@ import { deterministicOn, expectedOnKeys, sameKeys } from '../peers/parity.js';
 import { freshSchema } from '../peers/pg.js';
 import { seedUnleash } from '../peers/unleash-seed.js';
 import { spawnChild, type Child } from './child.js';
-import { BENCH_KEYS, PREFIX, stableHeaders, type BareResponse, type Framework, type HostConfig } from './host-config.js';
+import { BARE_PREFIX, BENCH_KEYS, PREFIX, stableHeaders, type BareResponse, type Framework, type HostConfig } from './host-config.js';
 
 /** One server under load in the HTTP evaluate-all benchmark, running in its own child process. */
 export interface System {
   id: string;
   label: string;
-  kind: 'unleash' | 'flagmount' | 'ceiling';
+  /** `inprocess`: the ceiling's bare route inside the Flagmount host app (same process, same app). */
+  kind: 'unleash' | 'flagmount' | 'ceiling' | 'inprocess';
   framework?: Framework;
   origin: string;
   requests: RequestSpec[];
@@ -92,7 +93,13 @@ export interface FlagmountSystem extends System {
 }
 
 export async function startFlagmount(framework: Framework, flags: MixFlag[], contexts: BenchContext[], dir: string): Promise<FlagmountSystem> {
-  const config: HostConfig = { mode: 'flagmount', framework, store: { kind: 'sqlite', filename: join(dir, `evaluate-${framework}.db`) }, ...BENCH_KEYS };
+  const config: HostConfig = {
+    mode: 'flagmount',
+    framework,
+    store: { kind: 'sqlite', filename: join(dir, `evaluate-${framework}.db`) },
+    ...BENCH_KEYS,
+    barePath: `${BARE_PREFIX}/features/evaluated`,
+  };
   const child = spawnChild(HOST, { args: [JSON.stringify(config)] });
   try {
     const ready = await child.message<{ type: 'ready'; port: number; appId: string; environments: Array<{ id: string; name: string }> }>('ready');
@@ -156,4 +163,29 @@ export async function startCeiling(flagmount: FlagmountSystem): Promise<System> 
     await child.stop();
     throw error;
   }
+}
+
+/**
+ * The ceiling's bare route inside Flagmount's host app, answering Flagmount's bytes to the same requests (at
+ * BARE_PREFIX): what the framework costs in that process, with nothing of Flagmount's in the request path. Between
+ * it and the ceiling lies what running next to Flagmount costs (a larger heap, code and caches that other requests
+ * used); between it and Flagmount, Flagmount's own request path.
+ */
+export async function startInProcessBare(flagmount: FlagmountSystem): Promise<System> {
+  const framework = flagmount.framework!;
+  flagmount.child.send({ type: 'bare-answer', response: flagmount.sample });
+  await flagmount.child.message('bare-ready');
+  const requests = flagmount.requests.map((r) => ({ ...r, path: BARE_PREFIX + r.path.slice(PREFIX.length) }));
+  const check = await get(`${flagmount.origin}${requests[0]!.path}`);
+  if (check.status !== flagmount.sample.status || check.text !== flagmount.sample.body) throw new Error(`in-process bare route (${framework}) answers other bytes`);
+  return {
+    id: `inprocess-${framework}`,
+    label: `Bare ${framework} route in Flagmount's process`,
+    kind: 'inprocess',
+    framework,
+    origin: flagmount.origin,
+    requests,
+    responseBytes: Buffer.byteLength(check.text),
+    child: flagmount.child,
+  };
 }

@@ -24,64 +24,94 @@ const closeServer = (server: Server) =>
     server.closeAllConnections();
   });
 
-/** A host app of `framework` with Flagmount mounted at `prefix`. */
-export async function mountFlagmount(framework: Framework, instance: Flagmount, prefix: string): Promise<RunningServer> {
+/** A prepared answer of a bare route: what the framework's cheapest way of sending takes, built once. */
+export interface PreparedAnswer {
+  status: number;
+  headers: Record<string, string>;
+  /** The same headers with the body's length (Express writes the head itself). */
+  headersWithLength: Record<string, string>;
+  body: Buffer;
+}
+
+export function prepareAnswer(response: BareResponse): PreparedAnswer {
+  const body = Buffer.from(response.body);
+  return { status: response.status, headers: response.headers, headersWithLength: { ...response.headers, 'content-length': String(body.length) }, body };
+}
+
+/**
+ * A bare route: `GET path` answering `answer()` (a 503 while it has none), with the framework's cheapest way of
+ * sending a prepared body, and nothing else in front of it.
+ */
+export interface BareRoute {
+  path: string;
+  answer: () => PreparedAnswer | undefined;
+}
+
+/**
+ * A host app of `framework`: Flagmount mounted at `prefix` when `instance` is given, and `bare` when given. The
+ * bare route alone is the ceiling; next to the mount it is the same route in Flagmount's process, registered
+ * first so that nothing of Flagmount's runs for it.
+ */
+export async function hostApp(framework: Framework, options: { instance?: Flagmount; prefix: string; bare?: BareRoute }): Promise<RunningServer> {
+  const { instance, prefix, bare } = options;
   if (framework === 'fastify') {
     const { default: Fastify } = await import('fastify');
-    const { flagmountFastify } = await import('@flagmount/fastify');
     const app = Fastify({ logger: false, http: { maxHeaderSize: MAX_HEADER_SIZE } });
-    await app.register(flagmountFastify, { instance, prefix });
+    if (bare) {
+      app.get(bare.path, (_request, reply) => {
+        const a = bare.answer();
+        return a ? reply.code(a.status).headers(a.headers).send(a.body) : reply.code(503).send();
+      });
+    }
+    if (instance) {
+      const { flagmountFastify } = await import('@flagmount/fastify');
+      await app.register(flagmountFastify, { instance, prefix });
+    }
     await app.listen({ port: 0, host: '127.0.0.1' });
     return { port: (app.server.address() as AddressInfo).port, close: () => app.close() };
   }
   if (framework === 'koa') {
     const { default: Koa } = await import('koa');
-    const { flagmountKoa } = await import('@flagmount/koa');
     const app = new Koa();
-    app.use(flagmountKoa(instance, { prefix }));
+    if (bare) {
+      app.use(async (ctx, next) => {
+        const a = ctx.method === 'GET' && ctx.path === bare.path ? bare.answer() : undefined;
+        if (!a) return next();
+        ctx.status = a.status;
+        ctx.set(a.headers);
+        ctx.body = a.body;
+      });
+    }
+    if (instance) {
+      const { flagmountKoa } = await import('@flagmount/koa');
+      app.use(flagmountKoa(instance, { prefix }));
+    }
     const server = createServer({ maxHeaderSize: MAX_HEADER_SIZE }, app.callback());
     return { port: await listen(server), close: () => closeServer(server) };
   }
   const { default: express } = await import('express');
-  const { flagmountExpress } = await import('@flagmount/express');
   const app = express();
-  app.use(prefix, flagmountExpress(instance));
+  if (bare) {
+    app.get(bare.path, (_req, res) => {
+      const a = bare.answer();
+      if (!a) return void res.status(503).end();
+      res.writeHead(a.status, a.headersWithLength);
+      res.end(a.body);
+    });
+  }
+  if (instance) {
+    const { flagmountExpress } = await import('@flagmount/express');
+    app.use(prefix, flagmountExpress(instance));
+  }
   const server = createServer({ maxHeaderSize: MAX_HEADER_SIZE }, app);
   return { port: await listen(server), close: () => closeServer(server) };
 }
 
-/**
- * The ceiling: the same framework answering the same bytes (status, headers, body) from a plain route, with the
- * framework's cheapest way of sending a prepared body.
- */
-export async function bareRoute(framework: Framework, path: string, response: BareResponse): Promise<RunningServer> {
-  const body = Buffer.from(response.body);
-  if (framework === 'fastify') {
-    const { default: Fastify } = await import('fastify');
-    const app = Fastify({ logger: false, http: { maxHeaderSize: MAX_HEADER_SIZE } });
-    app.get(path, (_request, reply) => reply.code(response.status).headers(response.headers).send(body));
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    return { port: (app.server.address() as AddressInfo).port, close: () => app.close() };
-  }
-  if (framework === 'koa') {
-    const { default: Koa } = await import('koa');
-    const app = new Koa();
-    app.use(async (ctx, next) => {
-      if (ctx.method !== 'GET' || ctx.path !== path) return next();
-      ctx.status = response.status;
-      ctx.set(response.headers);
-      ctx.body = body;
-    });
-    const server = createServer({ maxHeaderSize: MAX_HEADER_SIZE }, app.callback());
-    return { port: await listen(server), close: () => closeServer(server) };
-  }
-  const { default: express } = await import('express');
-  const app = express();
-  const headers = { ...response.headers, 'content-length': String(body.length) };
-  app.get(path, (_req, res) => {
-    res.writeHead(response.status, headers);
-    res.end(body);
-  });
-  const server = createServer({ maxHeaderSize: MAX_HEADER_SIZE }, app);
-  return { port: await listen(server), close: () => closeServer(server) };
+/** A host app of `framework` with Flagmount mounted at `prefix`. */
+export const mountFlagmount = (framework: Framework, instance: Flagmount, prefix: string) => hostApp(framework, { instance, prefix });
+
+/** The ceiling: the same framework answering the same bytes (status, headers, body) from a plain route. */
+export function bareRoute(framework: Framework, path: string, response: BareResponse): Promise<RunningServer> {
+  const answer = prepareAnswer(response);
+  return hostApp(framework, { prefix: path, bare: { path, answer: () => answer } });
 }

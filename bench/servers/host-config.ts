@@ -18,6 +18,12 @@ export type HostConfig =
       managementKey: string;
       publishableKey: string;
       secretKey: string;
+      /**
+       * A bare route at this path in the same app, registered before the mount, answering what the parent sends
+       * later (`{ type: 'bare-answer', response }`, acknowledged with `bare-ready`): the ceiling's route in
+       * Flagmount's own process.
+       */
+      barePath?: string;
     }
   | {
       /** The ceiling: a plain route of the framework answering fixed bytes at the same path. */
@@ -35,6 +41,8 @@ export const BENCH_KEYS = {
 } as const;
 
 export const PREFIX = '/flags';
+/** The in-process bare route's prefix: as long as PREFIX, so that its requests are the same size. */
+export const BARE_PREFIX = '/fixed';
 
 /** Response headers that describe the connection or the moment, not the answer. */
 const VOLATILE = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);

@@ -1,11 +1,12 @@
 /**
- * Child process: one host app (Express, Koa or Fastify), either with Flagmount mounted at /flags or with a bare
- * route answering fixed bytes (the ceiling). Config is JSON in argv[2]; reports `{ type: 'ready', port, … }`.
+ * Child process: one host app (Express, Koa or Fastify), either with Flagmount mounted at /flags (and, when asked,
+ * the ceiling's bare route beside it, at /fixed) or with a bare route answering fixed bytes (the ceiling). Config
+ * is JSON in argv[2]; reports `{ type: 'ready', port, … }`.
  */
 import { createFlagmount, type Flagmount } from '@flagmount/core';
 import { fail, report } from './child.js';
-import { bareRoute, mountFlagmount, type RunningServer } from './frameworks.js';
-import { PREFIX, type HostConfig } from './host-config.js';
+import { bareRoute, hostApp, prepareAnswer, type PreparedAnswer, type RunningServer } from './frameworks.js';
+import { PREFIX, type BareResponse, type HostConfig } from './host-config.js';
 import { openStore } from './stores.js';
 
 async function main(): Promise<void> {
@@ -22,7 +23,17 @@ async function main(): Promise<void> {
         sdkKeys: { development: { publishableKey: config.publishableKey, secretKey: config.secretKey } },
       },
     });
-    server = await mountFlagmount(config.framework, instance, PREFIX);
+    let answer: PreparedAnswer | undefined;
+    const barePath = config.barePath;
+    if (barePath) {
+      process.on('message', (message: { type?: string; response?: BareResponse }) => {
+        if (message?.type !== 'bare-answer' || !message.response) return;
+        answer = prepareAnswer(message.response);
+        report({ type: 'bare-ready' });
+      });
+    }
+    const bare = barePath ? { path: barePath, answer: () => answer } : undefined;
+    server = await hostApp(config.framework, { instance, prefix: PREFIX, bare });
   }
   let stopping = false;
   const stop = () => {
