@@ -85,6 +85,63 @@ describe('RemoteContextCache', () => {
     expect(store.reads()).toBe(3);
   });
 
+  it('serves an entry past its TTL at once while one background read replaces it', async () => {
+    const store = slowStore({ 'user:u1': { plan: 'pro' } });
+    let now = 0;
+    const cache = new RemoteContextCache(store.storage, () => now);
+    const first = cache.get('e', 'user', 'u1');
+    await store.release();
+    expect(await first).toEqual({ plan: 'pro' });
+    store.rows['user:u1'] = { plan: 'enterprise' };
+    now = 4_999;
+    expect(cache.peek('e', 'user', 'u1')).toEqual({ plan: 'pro' });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(store.reads()).toBe(1);
+    // Past the TTL: the old value still answers at once, and only the first request to see it old starts a read.
+    now = 5_000;
+    expect(cache.peek('e', 'user', 'u1')).toEqual({ plan: 'pro' });
+    expect(cache.peek('e', 'user', 'u1')).toEqual({ plan: 'pro' });
+    expect(await cache.get('e', 'user', 'u1')).toEqual({ plan: 'pro' });
+    await store.release();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(cache.peek('e', 'user', 'u1')).toEqual({ plan: 'enterprise' });
+    expect(store.reads()).toBe(2);
+  });
+
+  it('keeps serving the old value when the background read fails, and tries again a TTL later', async () => {
+    let calls = 0;
+    let failing = false;
+    const storage = {
+      entities: {
+        getMany: async (envId: string, type: string, ids: string[]) => {
+          calls++;
+          if (failing) throw new Error('store away');
+          return ids.map((id) => ({ envId, type, id, name: null, attributes: { n: calls }, createdAt: '', updatedAt: '' }));
+        },
+      },
+    } as unknown as Storage;
+    let now = 0;
+    const cache = new RemoteContextCache(storage, () => now);
+    expect(await cache.get('e', 'user', 'u1')).toEqual({ n: 1 });
+    failing = true;
+    now = 5_000;
+    expect(cache.peek('e', 'user', 'u1')).toEqual({ n: 1 });
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(calls).toBe(2);
+    now = 9_999;
+    expect(cache.peek('e', 'user', 'u1')).toEqual({ n: 1 });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(calls).toBe(2);
+    failing = false;
+    now = 10_000;
+    expect(cache.peek('e', 'user', 'u1')).toEqual({ n: 1 });
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(calls).toBe(3);
+    expect(cache.peek('e', 'user', 'u1')).toEqual({ n: 3 });
+  });
+
   it('a failed read rejects every waiter of its batch and caches nothing', async () => {
     let calls = 0;
     const storage = {

@@ -10,8 +10,11 @@ type Attributes = Record<string, unknown> | null;
 /** Entries per environment and entity type. */
 const MAX_ENTRIES = 25_000;
 /**
- * Writes from this process invalidate at once; the TTL bounds how long a write from elsewhere (another replica,
- * a management upsert) can go unseen.
+ * How old an entry may get before it is read again. Writes from this process invalidate at once; this bounds how
+ * long a write from elsewhere (another replica, a management upsert) can go unseen. An entry past it is still
+ * served while one read, started by the request that found it old, replaces it: entries age together (they were
+ * read in the same burst of traffic), and a cache that dropped them made every request of the next burst wait for
+ * the store, every TTL, which showed in the evaluate route's tail latency.
  */
 const TTL_MS = 5_000;
 
@@ -44,16 +47,36 @@ export class RemoteContextCache {
   private readonly generation = new Map<string, number>();
   private readonly batches = new Map<string, Batch>();
 
-  constructor(private readonly storage: Storage) {}
+  constructor(
+    private readonly storage: Storage,
+    private readonly now: () => number = Date.now,
+  ) {}
 
-  /** The cached attributes (`null`: known to have none), or undefined when they must be read. */
+  /**
+   * The cached attributes (`null`: known to have none), or undefined when they must be read. An entry older than
+   * the TTL is returned all the same, and read again in the background.
+   */
   peek(envId: string, type: EntityType, id: string): Attributes | undefined {
-    return this.caches.get(envId)?.[type].get(id)?.value;
+    const entry = this.caches.get(envId)?.[type].get(id);
+    if (entry === undefined) return undefined;
+    if (entry.expiresAt <= this.now()) this.refresh(envId, type, id, entry);
+    return entry.value;
   }
 
   async get(envId: string, type: EntityType, id: string): Promise<Attributes> {
     const cached = this.peek(envId, type, id);
     if (cached !== undefined) return cached;
+    return this.load(envId, type, id);
+  }
+
+  private refresh(envId: string, type: EntityType, id: string, entry: Entry): void {
+    // Only the first request to find it old starts the read; if the read fails (store away), the old value serves
+    // for another TTL before the next attempt rather than every request retrying.
+    entry.expiresAt = this.now() + TTL_MS;
+    this.load(envId, type, id).catch(() => undefined);
+  }
+
+  private load(envId: string, type: EntityType, id: string): Promise<Attributes> {
     const key = cacheKey(envId, type, id);
     const running = this.inflight.get(key);
     if (running) return running;
@@ -94,8 +117,9 @@ export class RemoteContextCache {
       const values = new Map<string, Attributes>();
       for (const row of rows) values.set(row.id, row.attributes);
       const entries = this.entries(batch.envId, batch.type);
+      const expiresAt = this.now() + TTL_MS;
       for (const [id, { key, startedAt }] of batch.ids) {
-        if ((this.generation.get(key) ?? 0) === startedAt) entries.set(id, { value: values.get(id) ?? null });
+        if ((this.generation.get(key) ?? 0) === startedAt) entries.set(id, { value: values.get(id) ?? null, expiresAt });
       }
       batch.resolve(values);
     } catch (error) {
@@ -119,8 +143,13 @@ export class RemoteContextCache {
   }
 }
 
-type Entries = LRUCache<string, { value: Attributes }>;
-const newEntries = (): Entries => new LRUCache({ max: MAX_ENTRIES, ttl: TTL_MS });
+interface Entry {
+  value: Attributes;
+  /** When it is to be read again (`now()` time); until the read lands it is still served. */
+  expiresAt: number;
+}
+type Entries = LRUCache<string, Entry>;
+const newEntries = (): Entries => new LRUCache({ max: MAX_ENTRIES });
 
 const cacheKey = (envId: string, type: EntityType, id: string) => `${envId}\u0000${type}\u0000${id}`;
 
