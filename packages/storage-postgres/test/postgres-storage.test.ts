@@ -187,10 +187,13 @@ describe.skipIf(!available)('postgresStorage against a live server', () => {
   it('polls versions when LISTEN is off (listen: false), announcing rises nobody published', async () => {
     const schema = schemaFor('poll');
     const a = open(schema);
-    const b = open(schema, { listen: false, pollIntervalMs: 50 });
-    await Promise.all([a.migrate(), b.migrate()]);
-    expect(await listenerPids(schema), 'only the first store has a LISTEN connection').toHaveLength(1);
+    await a.migrate();
+    // The environment exists before b's first poll, its baseline: created after it, b would rightly announce it
+    // (version 0) on whichever poll came first, before or after the rises this test is about.
     await a.environments.insert(env());
+    const b = open(schema, { listen: false, pollIntervalMs: 50 });
+    await b.migrate();
+    expect(await listenerPids(schema), 'only the first store has a LISTEN connection').toHaveLength(1);
     const seenB = record(b);
     const published = await bumpAndPublish(a);
     await waitFor(() => seenB.some((n) => n.version === published), 'the polled change');
