@@ -28,6 +28,11 @@ function slowStore(rows: Record<string, Record<string, unknown>>) {
   return { storage, release, reads: () => reads, rows };
 }
 
+/** Lets `n` turns of the event loop pass: a background read starts on the next one and lands on a later one. */
+async function turns(n: number): Promise<void> {
+  for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
 describe('RemoteContextCache', () => {
   it('shares one store read between concurrent misses, then serves from memory', async () => {
     const store = slowStore({ 'user:u1': { plan: 'pro' } });
@@ -95,7 +100,7 @@ describe('RemoteContextCache', () => {
     store.rows['user:u1'] = { plan: 'enterprise' };
     now = 4_999;
     expect(cache.peek('e', 'user', 'u1')).toEqual({ plan: 'pro' });
-    await new Promise((resolve) => setImmediate(resolve));
+    await turns(1);
     expect(store.reads()).toBe(1);
     // Past the TTL: the old value still answers at once, and only the first request to see it old starts a read.
     now = 5_000;
@@ -103,7 +108,7 @@ describe('RemoteContextCache', () => {
     expect(cache.peek('e', 'user', 'u1')).toEqual({ plan: 'pro' });
     expect(await cache.get('e', 'user', 'u1')).toEqual({ plan: 'pro' });
     await store.release();
-    await new Promise((resolve) => setImmediate(resolve));
+    await turns(1);
     expect(cache.peek('e', 'user', 'u1')).toEqual({ plan: 'enterprise' });
     expect(store.reads()).toBe(2);
   });
@@ -126,18 +131,16 @@ describe('RemoteContextCache', () => {
     failing = true;
     now = 5_000;
     expect(cache.peek('e', 'user', 'u1')).toEqual({ n: 1 });
-    await new Promise((resolve) => setImmediate(resolve));
-    await new Promise((resolve) => setImmediate(resolve));
+    await turns(2);
     expect(calls).toBe(2);
     now = 9_999;
     expect(cache.peek('e', 'user', 'u1')).toEqual({ n: 1 });
-    await new Promise((resolve) => setImmediate(resolve));
+    await turns(1);
     expect(calls).toBe(2);
     failing = false;
     now = 10_000;
     expect(cache.peek('e', 'user', 'u1')).toEqual({ n: 1 });
-    await new Promise((resolve) => setImmediate(resolve));
-    await new Promise((resolve) => setImmediate(resolve));
+    await turns(2);
     expect(calls).toBe(3);
     expect(cache.peek('e', 'user', 'u1')).toEqual({ n: 3 });
   });
