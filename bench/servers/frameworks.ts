@@ -48,12 +48,15 @@ export interface BareRoute {
 }
 
 /**
- * A host app of `framework`: Flagmount mounted at `prefix` when `instance` is given, and `bare` when given. The
- * bare route alone is the ceiling; next to the mount it is the same route in Flagmount's process, registered
+ * A host app of `framework`: Flagmount mounted at `mount.prefix` when `mount` is given, and `bare` when given.
+ * The bare route alone is the ceiling; next to the mount it is the same route in Flagmount's process, registered
  * first so that nothing of Flagmount's runs for it.
  */
-export async function hostApp(framework: Framework, options: { instance?: Flagmount; prefix: string; bare?: BareRoute }): Promise<RunningServer> {
-  const { instance, prefix, bare } = options;
+export async function hostApp(
+  framework: Framework,
+  options: { mount?: { instance: Flagmount; prefix: string }; bare?: BareRoute },
+): Promise<RunningServer> {
+  const { mount, bare } = options;
   if (framework === 'fastify') {
     const { default: Fastify } = await import('fastify');
     const app = Fastify({ logger: false, http: { maxHeaderSize: MAX_HEADER_SIZE } });
@@ -63,9 +66,9 @@ export async function hostApp(framework: Framework, options: { instance?: Flagmo
         return a ? reply.code(a.status).headers(a.headers).send(a.body) : reply.code(503).send();
       });
     }
-    if (instance) {
+    if (mount) {
       const { flagmountFastify } = await import('@flagmount/fastify');
-      await app.register(flagmountFastify, { instance, prefix });
+      await app.register(flagmountFastify, mount);
     }
     await app.listen({ port: 0, host: '127.0.0.1' });
     return { port: (app.server.address() as AddressInfo).port, close: () => app.close() };
@@ -82,9 +85,9 @@ export async function hostApp(framework: Framework, options: { instance?: Flagmo
         ctx.body = a.body;
       });
     }
-    if (instance) {
+    if (mount) {
       const { flagmountKoa } = await import('@flagmount/koa');
-      app.use(flagmountKoa(instance, { prefix }));
+      app.use(flagmountKoa(mount.instance, { prefix: mount.prefix }));
     }
     const server = createServer({ maxHeaderSize: MAX_HEADER_SIZE }, app.callback());
     return { port: await listen(server), close: () => closeServer(server) };
@@ -99,19 +102,19 @@ export async function hostApp(framework: Framework, options: { instance?: Flagmo
       res.end(a.body);
     });
   }
-  if (instance) {
+  if (mount) {
     const { flagmountExpress } = await import('@flagmount/express');
-    app.use(prefix, flagmountExpress(instance));
+    app.use(mount.prefix, flagmountExpress(mount.instance));
   }
   const server = createServer({ maxHeaderSize: MAX_HEADER_SIZE }, app);
   return { port: await listen(server), close: () => closeServer(server) };
 }
 
 /** A host app of `framework` with Flagmount mounted at `prefix`. */
-export const mountFlagmount = (framework: Framework, instance: Flagmount, prefix: string) => hostApp(framework, { instance, prefix });
+export const mountFlagmount = (framework: Framework, instance: Flagmount, prefix: string) => hostApp(framework, { mount: { instance, prefix } });
 
 /** The ceiling: the same framework answering the same bytes (status, headers, body) from a plain route. */
 export function bareRoute(framework: Framework, path: string, response: BareResponse): Promise<RunningServer> {
   const answer = prepareAnswer(response);
-  return hostApp(framework, { prefix: path, bare: { path, answer: () => answer } });
+  return hostApp(framework, { bare: { path, answer: () => answer } });
 }

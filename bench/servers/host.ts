@@ -33,7 +33,7 @@ async function main(): Promise<void> {
       });
     }
     const bare = barePath ? { path: barePath, answer: () => answer } : undefined;
-    server = await hostApp(config.framework, { instance, prefix: PREFIX, bare });
+    server = await hostApp(config.framework, { mount: { instance, prefix: PREFIX }, bare });
   }
   let stopping = false;
   const stop = () => {
