@@ -8,7 +8,8 @@ import type {
   FlagEvaluation,
 } from './evaluation.js';
 import { recordBuilder } from './record-builder.js';
-import { isContextFree, OutcomeTable } from './outcome-table.js';
+import { fieldsRead } from './outcome-memo.js';
+import { OutcomeTable } from './outcome-table.js';
 import { compileFilter } from './targeting/compile-filter.js';
 import { newScope, type CompiledFilter, type Scope } from './targeting/scope.js';
 
@@ -101,8 +102,8 @@ class CompiledFlag {
     private readonly configVersion: number,
     private readonly variantFilters: readonly CompiledFilter[],
     private readonly variantValues: readonly CompiledVariant[],
-    /** Nothing in its rules or variants reads the context: every context gets the same outcome. */
-    readonly contextFree: boolean,
+    /** The context fields its rules and variants read (see `fieldsRead`): none means every context gets the same outcome. */
+    readonly reads: readonly string[] | null,
   ) {}
 
   evaluate(scope: Scope): FlagEvaluation {
@@ -182,7 +183,7 @@ function compileFlag(definition: FlagDefinition): CompiledFlag {
   const variantValues: readonly CompiledVariant[] = variants.length
     ? variants.map((variant) => ({ key: variant.key, payload: frozenCopy(variant.payload) }))
     : NO_VARIANTS;
-  return new CompiledFlag(key, definition.targetingVersion, rules, configVersion, variantFilters, variantValues, isContextFree(definition));
+  return new CompiledFlag(key, definition.targetingVersion, rules, configVersion, variantFilters, variantValues, fieldsRead(definition));
 }
 
 const evaluateFlag = (flag: CompiledFlag, scope: Scope): FlagEvaluation => flag.evaluate(scope);
@@ -228,6 +229,7 @@ export function compileSnapshot(snapshot: EnvironmentSnapshot): CompiledSnapshot
   return {
     flagStateVersion: snapshot.flagStateVersion,
     keys,
+    contextFree: Object.freeze(list.map((flag) => flag.reads?.length === 0)),
     has: (flagKey) => flags.has(flagKey),
     evaluate(flagKey, context) {
       // Callers tend to ask for the same flag again and again (one check in a hot path, the in-process client):

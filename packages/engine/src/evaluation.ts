@@ -56,6 +56,8 @@ export interface FlagEvaluation {
 export interface CompiledSnapshot {
   readonly flagStateVersion: number;
   readonly keys: readonly string[];
+  /** Per key, in `keys` order: the flag reads nothing from the context, so every context gets its one outcome. */
+  readonly contextFree: readonly boolean[];
   has(flagKey: string): boolean;
   evaluate(flagKey: string, context: EvaluationContext): FlagEvaluation | undefined;
   evaluateAll(context: EvaluationContext): Record<string, FlagEvaluation>;
