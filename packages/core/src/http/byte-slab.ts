@@ -17,8 +17,12 @@ export class ByteSlab {
     this.slab = Buffer.allocUnsafeSlow(size);
   }
 
-  /** `parts` as one byte sequence (strings as UTF-8); `maxBytes` bounds its length (a string counts 3 bytes a unit). */
-  write(parts: ReadonlyArray<string | Uint8Array>, maxBytes: number): Buffer {
+  /**
+   * `parts` as one byte sequence (strings as UTF-8); `maxBytes` bounds its length (a string counts 3 bytes a unit).
+   * With `separator`, that byte goes between each two parts of `parts[from]` to `parts[to - 1]` (a list's commas,
+   * written here rather than kept in front of each item, which then needed a trimmed copy for the first one).
+   */
+  write(parts: ReadonlyArray<string | Uint8Array>, maxBytes: number, separator = -1, from = 0, to = 0): Buffer {
     if (this.sent !== undefined) this.settle();
     let slab = this.slab;
     let start = this.offset;
@@ -30,7 +34,9 @@ export class ByteSlab {
       start = 0;
     }
     let at = start;
-    for (const part of parts) {
+    for (let n = 0; n < parts.length; n++) {
+      const part = parts[n]!;
+      if (n > from && n < to) slab[at++] = separator;
       if (typeof part === 'string') at += slab.write(part, at, 'utf8');
       else {
         slab.set(part, at);

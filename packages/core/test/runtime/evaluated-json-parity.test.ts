@@ -23,6 +23,9 @@ const state = new EnvironmentState({
     flag('f5', 'configured'),
     flag('f6', 'needs-field'),
     flag('f7', '123'),
+    // A run of fixed entries (context-free, not secret, nobody opted in) that enabledOnly leaves empty.
+    flag('f8', 'zz-off-1'),
+    flag('f9', 'zz-off-2', { description: 'last' }),
   ],
   targeting: [
     { flagId: 'f1', envId: 'en', version: 2, rules: [{ filter: { type: 'constant', value: true } }], configVersion: 0, variants: [], updatedAt: at },
@@ -37,7 +40,7 @@ const state = new EnvironmentState({
 
 const optIns: OptInIndex = { users: new Map([['f7', new Set(['u1'])]]), companies: new Map() };
 const contexts = [{}, { user: { id: 'u1', plan: 'pro' } }, { user: { id: 'u3', plan: 'free' }, company: { id: 'c2', tier: 1 } }, { user: { id: 'u2' }, company: { id: 'c1', tier: 3 } }, { company: { id: 'c9' } }];
-const keys = [undefined, 'plain', '__proto__', 'constructor', 'configured', 'missing'];
+const keys = [undefined, 'plain', '__proto__', 'constructor', 'configured', 'missing', 'zz-off-2'];
 
 describe('evaluatedFeaturesBody', () => {
   it('writes exactly JSON.stringify(evaluateFeatures(...)) for every option combination, written and then kept', () => {
@@ -62,7 +65,7 @@ describe('evaluatedFeaturesBody', () => {
         }
       }
     }
-    expect(compared).toBe(480);
+    expect(compared).toBe(560);
     // Bodies share slabs: a later answer never overwrites an earlier one that a socket may still be sending.
     for (const [body, expected] of written) expect(body.equals(Buffer.from(expected))).toBe(true);
   });

@@ -30,10 +30,27 @@ interface FlagText {
   /** `,"name":…,"description":…},"stage":…,"config":` */
   middle: string;
   /**
-   * Whole entries, each with a leading comma, at most MAX_OUTCOMES, by signature: the flag's outcome code
-   * (`CompiledSnapshot.outcomes`) and the three opt-in booleans.
+   * Whole entries, at most MAX_OUTCOMES, by signature: the flag's outcome code (`CompiledSnapshot.outcomes`) and
+   * the three opt-in booleans. Signatures below SMALL_SIGNATURE (a flag of a few rules) index an array: 50 map
+   * lookups per request showed in the evaluate route's profile under load; an array read does not.
    */
-  outcomes: Map<number, Buffer>;
+  small: Array<Buffer | undefined>;
+  large: Map<number, Buffer>;
+  kept: number;
+}
+
+const SMALL_SIGNATURE = 512;
+
+function keptEntry(text: FlagText, signature: number): Buffer | undefined {
+  return signature < SMALL_SIGNATURE ? text.small[signature] : text.large.get(signature);
+}
+
+function keepEntry(text: FlagText, signature: number, entry: string): Buffer {
+  const bytes = entries.write([entry], entry.length * 3);
+  if (signature < SMALL_SIGNATURE) text.small[signature] = bytes;
+  else text.large.set(signature, bytes);
+  text.kept++;
+  return bytes;
 }
 
 /** Per flag: more distinct outcomes than this are written per request rather than kept. */
@@ -61,6 +78,10 @@ interface Rows {
   head: Buffer;
   /** Each request's outcome codes, aligned with `byIndex` (one body at a time: writing one never waits). */
   codes: Int32Array;
+  /** Aligned with `order`: the length of the run of fixed entries starting there (`fixedRuns`), else 0. */
+  runs: Int32Array;
+  /** A run's bytes by `position * 4 + variant` (`runBytes`); null when the variant leaves none of its entries. */
+  runBytes: Map<number, Buffer | null>;
 }
 
 /** Per snapshot version (the snapshot itself is not ours to extend). */
@@ -73,7 +94,8 @@ function rowsOf(state: EnvironmentState, optIns: OptInIndex): Rows {
     const byIndex = state.compiled.keys.map((key) => rowFor(state, optIns, texts, key));
     const head = rows?.head ?? Buffer.from(`{"success":true,"flagStateVersion":${state.version},"features":{`);
     const codes = rows?.codes ?? new Int32Array(byIndex.length);
-    rows = { optIns, byIndex, order: rows?.order ?? memberOrder(state.compiled.keys), texts, head, codes };
+    const order = rows?.order ?? memberOrder(state.compiled.keys);
+    rows = { optIns, byIndex, order, texts, head, codes, runs: fixedRuns(state, byIndex, order), runBytes: new Map() };
     rowCache.set(state, rows);
   }
   return rows;
@@ -103,7 +125,9 @@ function flagText(state: EnvironmentState, flag: FlagRecord, key: string): FlagT
   return {
     head: `${keyJson}:{"key":${keyJson},"targetingVersion":`,
     middle: `${name}${description}},"stage":${JSON.stringify(stage)},"config":`,
-    outcomes: new Map(),
+    small: [],
+    large: new Map(),
+    kept: 0,
   };
 }
 
@@ -158,6 +182,7 @@ const TAIL_REMOTE = Buffer.from('},"remoteContextUsed":true}');
 const TAIL_SENT = Buffer.from('},"remoteContextUsed":false}');
 
 const bodies = new ByteSlab();
+const COMMA = 0x2c;
 
 /** The parts of the body being written, reused (one body at a time: writing one never waits). */
 const scratchParts: Array<Buffer | string> = [];
@@ -209,7 +234,8 @@ export function evaluatedFeaturesBody(
   // Usually the length it already had: the array keeps its capacity and the next body allocates nothing. (Setting
   // an array's length is a runtime call even when it does not change.)
   if (parts.length !== count) parts.length = count;
-  return bodies.write(parts, rows.head.length + request.entryBytes + TAIL_SENT.length);
+  // Entries are parts 1 to count - 2, with commas between them.
+  return bodies.write(parts, rows.head.length + request.entryBytes + TAIL_SENT.length, COMMA, 1, count - 1);
 }
 
 interface EntryRequest {
@@ -237,39 +263,90 @@ const userOptedIn = (request: EntryRequest, row: FlagRow) =>
 const companyOptedIn = (request: EntryRequest, row: FlagRow) =>
   request.companyId !== undefined && (row.optedInCompanies?.has(request.companyId) ?? false);
 
+/** One flag's entry (`row` is `rows.byIndex[i]`, code its outcome code), or undefined when it is left out. */
+function entryOf(request: EntryRequest, row: FlagRow, i: number, code: number): Buffer | string | undefined {
+  const { state, context, options } = request;
+  const { enabledOnly, optInEnabled } = options;
+  if (enabledOnly && code >= 0 && (code & 1) === 0) return undefined;
+  const byUser = userOptedIn(request, row);
+  const byCompany = companyOptedIn(request, row);
+  // The entry's text is fixed by the outcome and the three opt-in booleans.
+  const signature = code < 0 ? -1 : code * 8 + (byUser ? 4 : 0) + (byCompany ? 2 : 0) + (optInEnabled ? 1 : 0);
+  const text = row.text;
+  const kept = signature < 0 ? undefined : keptEntry(text, signature);
+  if (kept !== undefined) return kept;
+  const evaluation = state.compiled.evaluate(state.compiled.keys[i]!, context)!;
+  if (enabledOnly && !evaluation.isEnabled) return undefined;
+  const entry = entryJson(text, evaluation, byUser, byCompany, optInEnabled);
+  return signature >= 0 && text.kept < MAX_OUTCOMES ? keepEntry(text, signature, entry) : entry;
+}
+
 /**
  * Every flag's entry after `parts[count - 1]`, by outcome code (`CompiledSnapshot.outcomes`): no evaluation
- * object is made for an outcome whose entry is kept. Returns the new count of parts.
+ * object is made for an outcome whose entry is kept, and a run of fixed entries is one part. Returns the new
+ * count of parts.
  */
 function allEntries(request: EntryRequest, rows: Rows, parts: Array<Buffer | string>, count: number): number {
   const { state, context, options } = request;
-  const { enabledOnly, includeSecret, optInEnabled } = options;
+  const includeSecret = options.includeSecret;
   const codes = rows.codes;
   state.compiled.outcomes(context, codes);
-  const keys = state.compiled.keys;
-  const first = count;
-  for (let n = 0; n < rows.order.length; n++) {
-    const i = rows.order[n]!;
-    const row = rows.byIndex[i];
-    if (!row || (row.secret && !includeSecret)) continue;
-    const code = codes[i]!;
-    if (enabledOnly && code >= 0 && (code & 1) === 0) continue;
-    const byUser = userOptedIn(request, row);
-    const byCompany = companyOptedIn(request, row);
-    // The entry's text is fixed by the outcome and the three opt-in booleans.
-    const signature = code < 0 ? -1 : code * 8 + (byUser ? 4 : 0) + (byCompany ? 2 : 0) + (optInEnabled ? 1 : 0);
-    const text = row.text;
-    let entry: Buffer | string | undefined = signature < 0 ? undefined : text.outcomes.get(signature);
-    if (entry === undefined) {
-      const evaluation = state.compiled.evaluate(keys[i]!, context)!;
-      if (enabledOnly && !evaluation.isEnabled) continue;
-      entry = `,${entryJson(text, evaluation, byUser, byCompany, optInEnabled)}`;
-      if (signature >= 0 && text.outcomes.size < MAX_OUTCOMES) text.outcomes.set(signature, (entry = entries.write([entry], entry.length * 3)));
+  const { order, runs } = rows;
+  for (let n = 0; n < order.length; n++) {
+    const run = runs[n]!;
+    let entry: Buffer | string | undefined;
+    if (run > 0) {
+      entry = runBytes(request, rows, n, run);
+      n += run - 1;
+    } else {
+      const i = order[n]!;
+      const row = rows.byIndex[i];
+      if (!row || (row.secret && !includeSecret)) continue;
+      entry = entryOf(request, row, i, codes[i]!);
     }
-    // Entries carry their separating comma; the first one goes without.
-    if (count === first) entry = typeof entry === 'string' ? entry.slice(1) : entry.subarray(1);
+    if (entry === undefined) continue;
     parts[count++] = entry;
-    request.entryBytes += typeof entry === 'string' ? entry.length * 3 : entry.length;
+    // Its length and the comma before the next one.
+    request.entryBytes += (typeof entry === 'string' ? entry.length * 3 : entry.length) + 1;
   }
   return count;
+}
+
+/**
+ * Where runs of fixed entries start in `order`, with their length (0 elsewhere). An entry is fixed when its flag
+ * is context-free, not secret, and has nobody opted in: then only the caller's `optInEnabled` and `enabledOnly`
+ * change it. Most flags of a real app are plainly on or off, and one part for a run of them is one copy and one
+ * turn of the loop instead of one per flag.
+ */
+function fixedRuns(state: EnvironmentState, byIndex: ReadonlyArray<FlagRow | null>, order: readonly number[]): Int32Array {
+  const runs = new Int32Array(order.length);
+  const fixed = (i: number) => {
+    const row = byIndex[i];
+    return !!row && !row.secret && state.compiled.contextFree[i] === true && !row.optedInUsers?.size && !row.optedInCompanies?.size;
+  };
+  for (let n = 0; n < order.length; ) {
+    let end = n;
+    while (end < order.length && fixed(order[end]!)) end++;
+    if (end - n >= 2) runs[n] = end - n;
+    n = Math.max(end, n + 1);
+  }
+  return runs;
+}
+
+/** The entries of the run at `order[n]`, comma-joined, made once per variant; undefined when none is left. */
+function runBytes(request: EntryRequest, rows: Rows, n: number, run: number): Buffer | undefined {
+  const { optInEnabled, enabledOnly } = request.options;
+  const key = n * 4 + (optInEnabled ? 1 : 0) + (enabledOnly ? 2 : 0);
+  let bytes = rows.runBytes.get(key);
+  if (bytes === undefined) {
+    const list: Array<Buffer | string> = [];
+    for (let m = n; m < n + run; m++) {
+      const i = rows.order[m]!;
+      const entry = entryOf(request, rows.byIndex[i]!, i, rows.codes[i]!);
+      if (entry !== undefined) list.push(entry);
+    }
+    bytes = list.length ? entries.write(list, list.reduce((sum, e) => sum + e.length * 3 + 1, 0), COMMA, 0, list.length) : null;
+    rows.runBytes.set(key, bytes);
+  }
+  return bytes ?? undefined;
 }
