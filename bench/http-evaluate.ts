@@ -20,6 +20,11 @@ import { FRAMEWORKS, type Framework } from './servers/host-config.js';
 const TARGET_VS_UNLEASH = 10;
 const TARGET_OF_CEILING = 0.6;
 const TARGET_P99_MS = 5;
+/**
+ * The calibration route's busy loop (µs per request): about what a request path may cost for the 60 % target on
+ * this machine, so that its share tells how far Flagmount's path is from that budget.
+ */
+const SPIN_MICROS = 15;
 
 export default async function run(): Promise<BenchResult> {
   const duration = config.duration();
@@ -27,6 +32,7 @@ export default async function run(): Promise<BenchResult> {
   const connections = config.connections();
   const users = Math.round(config.envNumber('BENCH_USERS', 1000));
   const fixedFraction = config.envNumber('BENCH_FIXED_RATE_FRACTION', 0.5);
+  const spinMicros = config.envNumber('BENCH_SPIN_US', SPIN_MICROS);
   const frameworks = config.envList('BENCH_FRAMEWORKS', FRAMEWORKS) as Framework[];
   const flags = flagMix(50);
   const contexts = benchContexts(users);
@@ -39,6 +45,8 @@ export default async function run(): Promise<BenchResult> {
       config.log(`  starting Flagmount on ${framework}, its ceiling and the ceiling's route in Flagmount's process…`);
       const flagmount = await startFlagmount(framework, flags, contexts, dir);
       systems.push(flagmount, await startInProcessBare(flagmount), await startCeiling(flagmount));
+      // The calibration route runs for the adapter the target is set for.
+      if (framework === 'fastify') systems.push(await startCeiling(flagmount, spinMicros));
     }
     config.log(`  warm-up ${config.warmup()} s each, then ${runs} × ${duration} s per system, interleaved`);
     await warmUp(systems, connections, config.warmup());
@@ -46,7 +54,7 @@ export default async function run(): Promise<BenchResult> {
     const freeze = targets.map((t) => t.pid);
     // Each Flagmount runs right next to its ceiling (see interleavedRuns): its share of the ceiling is taken per round.
     // The in-process bare route runs on Flagmount's other side.
-    const rank = { inprocess: 0, flagmount: 1, ceiling: 2, unleash: 3 } as const;
+    const rank = { inprocess: 0, flagmount: 1, ceiling: 2, spin: 3, unleash: 4 } as const;
     const unitOf = (f: Framework) => targets.filter((t) => t.framework === f).sort((a, b) => rank[a.kind] - rank[b.kind]);
     const units = [targets.filter((t) => !t.framework), ...frameworks.map(unitOf)];
     const max = new Map(
@@ -61,7 +69,7 @@ export default async function run(): Promise<BenchResult> {
       [...(await interleavedRuns(paced, runs, { connections, durationSec: duration, rateOf, freeze, log: config.log }))].map(([id, r]) => [id, summarize(r)]),
     );
     assertMostlyOk([...max, ...fixed]);
-    return report({ systems, max, fixed, rateOf, duration, runs, connections, users, fixedFraction, flagsText: describeMix(flags) });
+    return report({ systems, max, fixed, rateOf, duration, runs, connections, users, fixedFraction, spinMicros, flagsText: describeMix(flags) });
   } finally {
     await Promise.all(systems.map((s) => s.child.stop()));
     await rm(dir, { recursive: true, force: true });
@@ -87,6 +95,7 @@ interface ReportInput {
   connections: number;
   users: number;
   fixedFraction: number;
+  spinMicros: number;
   flagsText: string;
 }
 
@@ -106,7 +115,7 @@ function report(input: ReportInput): BenchResult {
   const ceilingOf = (s: System) => (s.framework ? max.get(`ceiling-${s.framework}`) : undefined);
   const maxRows: Cell[][] = systems.map((s) => {
     const m = max.get(s.id)!;
-    const ceiling = s.kind === 'flagmount' || s.kind === 'inprocess' ? ceilingOf(s) : undefined;
+    const ceiling = s.kind === 'flagmount' || s.kind === 'inprocess' || s.kind === 'spin' ? ceilingOf(s) : undefined;
     return [
       s.label,
       Math.round(m.rps),
@@ -143,6 +152,15 @@ function report(input: ReportInput): BenchResult {
         `(rounds: ${roundShares(inProcess, ceiling).map(pct).join(', ')}), and Flagmount ${pct(ofInProcess)} of that route ` +
         `(rounds: ${roundShares(m, inProcess).map(pct).join(', ')}): the first gap is what sharing a process with Flagmount costs a route that runs none of its code, the second is Flagmount's own request path.`,
     );
+    const spin = max.get(`spin-${s.framework}`);
+    if (spin) {
+      const spinOfCeiling = shareOf(spin, ceiling);
+      ratios[`${s.framework}_spin_of_ceiling`] = spinOfCeiling;
+      notes.push(
+        `${s.framework}: the ceiling's route spending ${input.spinMicros} µs of CPU per request in a busy loop before answering reaches ${pct(spinOfCeiling)} of the ceiling ` +
+          `(rounds: ${roundShares(spin, ceiling).map(pct).join(', ')}): a request path of known cost, for scale.`,
+      );
+    }
     if (s.framework === 'fastify') {
       const f = fixed.get(s.id)!;
       const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');

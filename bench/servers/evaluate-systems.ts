@@ -14,7 +14,7 @@ export interface System {
   id: string;
   label: string;
   /** `inprocess`: the ceiling's bare route inside the Flagmount host app (same process, same app). */
-  kind: 'unleash' | 'flagmount' | 'ceiling' | 'inprocess';
+  kind: 'unleash' | 'flagmount' | 'ceiling' | 'inprocess' | 'spin';
   framework?: Framework;
   origin: string;
   requests: RequestSpec[];
@@ -139,10 +139,14 @@ export async function startFlagmount(framework: Framework, flags: MixFlag[], con
   }
 }
 
-/** The framework's ceiling: a bare route answering Flagmount's bytes, hit with the very same requests. */
-export async function startCeiling(flagmount: FlagmountSystem): Promise<System> {
+/**
+ * The framework's ceiling: a bare route answering Flagmount's bytes, hit with the very same requests. With
+ * `spinMicros`, the same route after a busy loop of that many microseconds: a request path of known CPU cost, which
+ * shows what share of the ceiling that much work per request leaves on this machine.
+ */
+export async function startCeiling(flagmount: FlagmountSystem, spinMicros = 0): Promise<System> {
   const framework = flagmount.framework!;
-  const config: HostConfig = { mode: 'bare', framework, path: flagmount.samplePath, response: flagmount.sample };
+  const config: HostConfig = { mode: 'bare', framework, path: flagmount.samplePath, response: flagmount.sample, spinMicros };
   const child = spawnChild(HOST, { args: [JSON.stringify(config)] });
   try {
     const ready = await child.message<{ type: 'ready'; port: number }>('ready');
@@ -150,9 +154,9 @@ export async function startCeiling(flagmount: FlagmountSystem): Promise<System> 
     const check = await get(`${origin}${flagmount.requests[0]!.path}`);
     if (check.status !== flagmount.sample.status || check.text !== flagmount.sample.body) throw new Error(`ceiling (${framework}) answers other bytes`);
     return {
-      id: `ceiling-${framework}`,
-      label: `Ceiling: bare ${framework} route`,
-      kind: 'ceiling',
+      ...(spinMicros > 0
+        ? { id: `spin-${framework}`, label: `Bare ${framework} route + ${spinMicros} µs busy loop`, kind: 'spin' as const }
+        : { id: `ceiling-${framework}`, label: `Ceiling: bare ${framework} route`, kind: 'ceiling' as const }),
       framework,
       origin,
       requests: flagmount.requests,

@@ -113,8 +113,16 @@ export async function hostApp(
 /** A host app of `framework` with Flagmount mounted at `prefix`. */
 export const mountFlagmount = (framework: Framework, instance: Flagmount, prefix: string) => hostApp(framework, { mount: { instance, prefix } });
 
-/** The ceiling: the same framework answering the same bytes (status, headers, body) from a plain route. */
-export function bareRoute(framework: Framework, path: string, response: BareResponse): Promise<RunningServer> {
+/**
+ * The ceiling: the same framework answering the same bytes (status, headers, body) from a plain route; with
+ * `spinMicros`, after a busy loop of that many microseconds per request.
+ */
+export function bareRoute(framework: Framework, path: string, response: BareResponse, spinMicros = 0): Promise<RunningServer> {
   const answer = prepareAnswer(response);
-  return hostApp(framework, { bare: { path, answer: () => answer } });
+  const spin = () => {
+    const until = performance.now() + spinMicros / 1000;
+    while (performance.now() < until);
+    return answer;
+  };
+  return hostApp(framework, { bare: { path, answer: spinMicros > 0 ? spin : () => answer } });
 }

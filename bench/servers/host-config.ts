@@ -31,6 +31,8 @@ export type HostConfig =
       framework: Framework;
       path: string;
       response: BareResponse;
+      /** CPU time (µs) the route spends before answering: a request path of known cost, for calibration. */
+      spinMicros?: number;
     };
 
 /** Fixed keys, so that every host (and every run) is configured alike. SDK keys are 30–36 characters. */

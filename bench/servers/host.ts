@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   let instance: Flagmount | undefined;
   let server: RunningServer;
   if (config.mode === 'bare') {
-    server = await bareRoute(config.framework, config.path, config.response);
+    server = await bareRoute(config.framework, config.path, config.response, config.spinMicros);
   } else {
     instance = await createFlagmount({
       storage: await openStore(config.store),
