@@ -189,7 +189,7 @@ function report(input: ReportInput): BenchResult {
       `${input.flagsText}, one environment. \`GET /flags/features/evaluated?contextJson=…&publishableKey=…\` rotating over ${input.users} users ` +
       `(each with plan, country and a company with a tier), through Flagmount mounted in Express, Koa and Fastify (SQLite store), ` +
       `vs Unleash 7.5.1's \`GET /api/frontend?userId=…&plan=…\` (frontend token, Postgres, own schema, configured through its admin API), ` +
-      `vs a bare route of each framework answering Flagmount's bytes (the ceiling), and that same route registered in Flagmount's host app next to the mount (at \`/fixed\`, same process). Load: ${describeLoadTool()}, ${input.connections} connections, ` +
+      `vs a bare route of each framework answering Flagmount's bytes (the ceiling), and that same route registered in Flagmount's host app next to the mount (at \`/fixed\`, same process), and for Fastify that route after a busy loop of ${input.spinMicros} µs per request (a path of known cost, for scale). Load: ${describeLoadTool()}, ${input.connections} connections, ` +
       `${input.duration} s per run, ${input.runs} runs per system interleaved, median reported; each Flagmount runs right between its in-process bare route and its ceiling (the order swapped every other round), and its share of the ceiling is the median of the three rounds' shares; then the same at a fixed ${pct(input.fixedFraction)} of each system's own maximum.`,
     tables: [
       { title: `Maximum rate (closed loop, ${input.connections} connections), median of ${input.runs} runs`, columns: ['System', 'req/s', 'p50 ms', 'p99 ms', 'vs Unleash', 'of ceiling', 'body bytes', 'runs (req/s)'], rows: maxRows },
