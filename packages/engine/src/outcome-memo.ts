@@ -79,14 +79,14 @@ export class OutcomeMemo {
   fill(scope: Scope, list: readonly MemoMember[], out: Int32Array): void {
     const memo = this.memo;
     const key = memo === null ? undefined : this.key(scope.context);
-    if (key === undefined) return this.evaluate(scope, list, out);
+    if (key === undefined) return fillOutcomes(scope, list, this.members, out);
     const known = key === MISSING ? this.whenMissing : memo!.get(key);
     const members = this.members;
     if (known !== undefined) {
       for (let n = 0; n < members.length; n++) out[members[n]!] = known[n]!;
       return;
     }
-    this.evaluate(scope, list, out);
+    fillOutcomes(scope, list, members, out);
     const codes = new Int32Array(members.length);
     for (let n = 0; n < members.length; n++) codes[n] = out[members[n]!]!;
     if (key === MISSING) this.whenMissing = codes;
@@ -94,13 +94,6 @@ export class OutcomeMemo {
     else this.memo = null;
   }
 
-  private evaluate(scope: Scope, list: readonly MemoMember[], out: Int32Array): void {
-    const members = this.members;
-    for (let n = 0; n < members.length; n++) {
-      const i = members[n]!;
-      out[i] = list[i]!.outcome(scope);
-    }
-  }
 
   /**
    * The values' key: the value itself for one field (MISSING for a missing one); for several, each value as its
@@ -120,6 +113,14 @@ export class OutcomeMemo {
       else return undefined;
     }
     return key;
+  }
+}
+
+/** The codes of the flags at `indexes` of `list`, evaluated now, into `out` at the same indexes. */
+export function fillOutcomes(scope: Scope, list: readonly MemoMember[], indexes: Int32Array, out: Int32Array): void {
+  for (let n = 0; n < indexes.length; n++) {
+    const i = indexes[n]!;
+    out[i] = list[i]!.outcome(scope);
   }
 }
 

@@ -1,4 +1,4 @@
-import { memoGroups, type MemoMember, type OutcomeMemo } from './outcome-memo.js';
+import { fillOutcomes, memoGroups, type MemoMember, type OutcomeMemo } from './outcome-memo.js';
 import { newScope, type Scope } from './targeting/scope.js';
 
 /** A compiled flag as the table sees it. */
@@ -38,11 +38,7 @@ export class OutcomeTable {
   fill(scope: Scope, out: Int32Array): void {
     out.set(this.fixed);
     const list = this.list;
-    const direct = this.direct;
-    for (let n = 0; n < direct.length; n++) {
-      const i = direct[n]!;
-      out[i] = list[i]!.outcome(scope);
-    }
+    fillOutcomes(scope, list, this.direct, out);
     const memos = this.memos;
     for (let m = 0; m < memos.length; m++) memos[m]!.fill(scope, list, out);
   }

@@ -46,7 +46,7 @@ function keptEntry(text: FlagText, signature: number): Buffer | undefined {
 }
 
 function keepEntry(text: FlagText, signature: number, entry: string): Buffer {
-  const bytes = entries.write([entry], entry.length * 3);
+  const bytes = entries.write([entry], maxBytes(entry));
   if (signature < SMALL_SIGNATURE) text.small[signature] = bytes;
   else text.large.set(signature, bytes);
   text.kept++;
@@ -181,6 +181,9 @@ function entryJson(text: FlagText, evaluation: FlagEvaluation, userOptedIn: bool
 const TAIL_REMOTE = Buffer.from('},"remoteContextUsed":true}');
 const TAIL_SENT = Buffer.from('},"remoteContextUsed":false}');
 
+/** An upper bound of a part's UTF-8 length: a string's UTF-16 unit is at most 3 bytes. */
+const maxBytes = (part: Buffer | string): number => (typeof part === 'string' ? part.length * 3 : part.length);
+
 const bodies = new ByteSlab();
 const COMMA = 0x2c;
 
@@ -225,7 +228,7 @@ export function evaluatedFeaturesBody(
     const entry = singleEntry(request, rows, options.key);
     if (entry !== undefined) {
       parts[count++] = entry;
-      request.entryBytes = entry.length * 3;
+      request.entryBytes = maxBytes(entry);
     }
   } else {
     count = allEntries(request, rows, parts, count);
@@ -307,7 +310,7 @@ function allEntries(request: EntryRequest, rows: Rows, parts: Array<Buffer | str
     if (entry === undefined) continue;
     parts[count++] = entry;
     // Its length and the comma before the next one.
-    request.entryBytes += (typeof entry === 'string' ? entry.length * 3 : entry.length) + 1;
+    request.entryBytes += maxBytes(entry) + 1;
   }
   return count;
 }
@@ -345,7 +348,7 @@ function runBytes(request: EntryRequest, rows: Rows, n: number, run: number): Bu
       const entry = entryOf(request, rows.byIndex[i]!, i, rows.codes[i]!);
       if (entry !== undefined) list.push(entry);
     }
-    bytes = list.length ? entries.write(list, list.reduce((sum, e) => sum + e.length * 3 + 1, 0), COMMA, 0, list.length) : null;
+    bytes = list.length ? entries.write(list, list.reduce((sum, e) => sum + maxBytes(e) + 1, 0), COMMA, 0, list.length) : null;
     rows.runBytes.set(key, bytes);
   }
   return bytes ?? undefined;
