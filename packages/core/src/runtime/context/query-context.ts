@@ -1,5 +1,6 @@
 import { addIssue, invalidRequest, type Issues } from '../../http/http-error.js';
 import { validate } from '../../http/validate.js';
+import { parseContextText } from './context-json.js';
 import { CONTEXT_JSON_MAX_BYTES, ContextSchema, type Context } from '../../schemas/context.js';
 
 /**
@@ -43,7 +44,7 @@ export function parseContextJson(text: string, name: string): unknown {
     throw contextError(name, `${name} is ${bytes} bytes; at most ${CONTEXT_JSON_MAX_BYTES} bytes are allowed`);
   }
   try {
-    return JSON.parse(text) as unknown;
+    return parseContextText(text);
   } catch {
     throw contextError(name, `${name} is not valid JSON`);
   }
