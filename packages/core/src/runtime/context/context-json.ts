@@ -20,7 +20,6 @@ export function parseContextText(text: string): unknown {
 }
 
 const BAIL: unique symbol = Symbol('bail');
-type Parsed = unknown;
 
 /** Deeper than this, `JSON.parse` reads it (and no recursion here can exhaust the stack). */
 const MAX_DEPTH = 32;
@@ -53,7 +52,7 @@ const MAX_SLOTS = 64;
 class Parser {
   at = 0;
   /** Keys read so far. */
-  keys = 0;
+  keyCount = 0;
 
   constructor(private readonly text: string) {}
 
@@ -69,7 +68,7 @@ class Parser {
     return (this.at = at);
   }
 
-  value(depth: number): Parsed {
+  value(depth: number): unknown {
     const c = this.text.charCodeAt(this.skip());
     if (c === QUOTE) return this.string();
     if (c === 0x7b /* { */) return depth < MAX_DEPTH ? this.object(depth + 1) : BAIL;
@@ -80,7 +79,7 @@ class Parser {
     return this.number();
   }
 
-  private object(depth: number): Parsed {
+  private object(depth: number): unknown {
     const text = this.text;
     const out: Record<string, unknown> = {};
     this.at++;
@@ -103,7 +102,7 @@ class Parser {
     }
   }
 
-  private array(depth: number): Parsed {
+  private array(depth: number): unknown {
     const text = this.text;
     const out: unknown[] = [];
     this.at++;
@@ -128,7 +127,7 @@ class Parser {
    */
   private key(): string | undefined {
     const text = this.text;
-    const slot = this.keys++;
+    const slot = this.keyCount++;
     const last = slot < MAX_SLOTS ? lastKeys[slot] : undefined;
     if (last !== undefined && text.charCodeAt(this.at + 1 + last.length) === QUOTE && text.startsWith(last, this.at + 1)) {
       this.at += last.length + 2;
@@ -157,14 +156,14 @@ class Parser {
     return text.slice(start, at);
   }
 
-  private word(word: string, value: boolean | null): Parsed {
+  private word(word: string, value: boolean | null): unknown {
     if (!this.text.startsWith(word, this.at)) return BAIL;
     this.at += word.length;
     return value;
   }
 
   /** JSON's number grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`. */
-  private number(): Parsed {
+  private number(): unknown {
     const text = this.text;
     const start = this.at;
     let at = start;
