@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import type { BenchModule, BenchResult } from './lib/result.js';
-import { saveResults } from './lib/results.js';
+import type { BenchModule, StoredResult } from './lib/result.js';
+import { environment, saveResults } from './lib/results.js';
 import { cpuTimes, stealPercent } from './lib/steal.js';
 import { textTable } from './lib/table.js';
 
@@ -28,14 +28,16 @@ async function main(): Promise<void> {
     return;
   }
   const names = requested.length > 0 ? requested : Object.keys(benches);
-  const results: Record<string, BenchResult> = {};
+  const results: Record<string, StoredResult> = {};
   for (const name of names) {
     console.log(`\n▶ ${name}`);
     const module = await benches[name]!();
+    const measuredAt = new Date().toISOString();
     const before = cpuTimes();
     const result = await module.default();
     const steal = stealPercent(before, cpuTimes());
-    results[name] = steal === undefined ? result : { ...result, stealPercent: steal };
+    // Sampled as each bench ends, so the load average is that bench's, not the last one's.
+    results[name] = { ...result, measuredAt, environment: { ...environment(), ...(steal === undefined ? {} : { stealPercent: steal }) } };
     console.log(`\n${result.title}\n${result.workload}\n`);
     for (const table of result.tables) console.log(textTable(table) + '\n');
     for (const note of result.notes ?? []) console.log(`- ${note}`);

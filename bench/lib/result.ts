@@ -18,11 +18,10 @@ export interface BenchResult {
   notes?: string[];
   /** Raw numbers for results.json (medians, samples…), free-form per bench. */
   data?: Record<string, unknown>;
-  /** Host CPU steal during the run, in percent of CPU time (set by `bench/run.ts`). */
-  stealPercent?: number;
 }
 
 export interface StoredResult extends BenchResult {
+  /** When this bench started (each bench of a full run has its own time and load average). */
   measuredAt: string;
   environment: { node: string; platform: string; cpus: string; cores: number; loadAverage?: number; stealPercent?: number };
 }

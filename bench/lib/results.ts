@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
-import type { BenchResult, StoredResult } from './result.js';
+import type { StoredResult } from './result.js';
 import { markdownTable } from './table.js';
 
 /**
@@ -55,14 +55,10 @@ export function renderMarkdown(results: Record<string, StoredResult>, order: rea
 export async function saveResults(
   jsonPath: string,
   markdownPath: string,
-  fresh: Record<string, BenchResult>,
+  fresh: Record<string, StoredResult>,
   order: readonly string[],
 ): Promise<void> {
-  const results = await readResults(jsonPath);
-  const measuredAt = new Date().toISOString();
-  for (const [id, { stealPercent, ...result }] of Object.entries(fresh)) {
-    results[id] = { ...result, measuredAt, environment: { ...environment(), ...(stealPercent === undefined ? {} : { stealPercent }) } };
-  }
+  const results = { ...(await readResults(jsonPath)), ...fresh };
   await writeFile(jsonPath, JSON.stringify(results, null, 2) + '\n');
   await writeFile(markdownPath, renderMarkdown(results, order));
 }
