@@ -8,7 +8,7 @@ import type {
   FlagEvaluation,
 } from './evaluation.js';
 import { recordBuilder } from './record-builder.js';
-import { fieldsRead } from './outcome-memo.js';
+import { fieldsRead, readsNothing } from './outcome-memo.js';
 import { OutcomeTable } from './outcome-table.js';
 import { compileFilter } from './targeting/compile-filter.js';
 import { newScope, type CompiledFilter, type Scope } from './targeting/scope.js';
@@ -229,7 +229,7 @@ export function compileSnapshot(snapshot: EnvironmentSnapshot): CompiledSnapshot
   return {
     flagStateVersion: snapshot.flagStateVersion,
     keys,
-    contextFree: Object.freeze(list.map((flag) => flag.reads?.length === 0)),
+    contextFree: Object.freeze(list.map((flag) => readsNothing(flag.reads))),
     has: (flagKey) => flags.has(flagKey),
     evaluate(flagKey, context) {
       // Callers tend to ask for the same flag again and again (one check in a hot path, the in-process client):

@@ -47,6 +47,9 @@ export function fieldsRead(definition: FlagDefinition): string[] | null {
   return [...fields].sort();
 }
 
+/** `fieldsRead` found nothing: every context gets the same outcome. */
+export const readsNothing = (reads: readonly string[] | null): boolean => reads !== null && reads.length === 0;
+
 /**
  * Distinct values (or combinations of values) a memo keeps. Beyond it the fields are taken to identify users
  * rather than kinds of users (an id, an email) and the memo is dropped: a lookup that rarely hits only adds cost.
@@ -93,7 +96,6 @@ export class OutcomeMemo {
     else if (memo!.size < MAX_MEMO_KEYS) memo!.set(key, codes);
     else this.memo = null;
   }
-
 
   /**
    * The values' key: the value itself for one field (MISSING for a missing one); for several, each value as its

@@ -1,4 +1,4 @@
-import { fillOutcomes, memoGroups, type MemoMember, type OutcomeMemo } from './outcome-memo.js';
+import { fillOutcomes, memoGroups, readsNothing, type MemoMember, type OutcomeMemo } from './outcome-memo.js';
 import { newScope, type Scope } from './targeting/scope.js';
 
 /** A compiled flag as the table sees it. */
@@ -24,7 +24,7 @@ export class OutcomeTable {
     const varying: number[] = [];
     const direct: number[] = [];
     list.forEach((flag, i) => {
-      if (flag.reads?.length === 0) this.fixed[i] = flag.outcome(newScope({}));
+      if (readsNothing(flag.reads)) this.fixed[i] = flag.outcome(newScope({}));
       else if (flag.reads === null) direct.push(i);
       else varying.push(i);
     });
