@@ -11,6 +11,8 @@ import { recordBuilder } from './record-builder.js';
 import { fieldsRead, readsNothing } from './outcome-memo.js';
 import { OutcomeTable } from './outcome-table.js';
 import { compileFilter } from './targeting/compile-filter.js';
+import { RolloutBatchSet, rolloutsOf, type RolloutUse } from './targeting/rollout-batch.js';
+import { swapRolloutBatches } from './targeting/rollout-hash.js';
 import { newScope, type CompiledFilter, type Scope } from './targeting/scope.js';
 
 interface CompiledVariant {
@@ -85,6 +87,7 @@ function deepFreeze<T>(value: T): T {
 
 const NO_FILTERS: readonly CompiledFilter[] = Object.freeze([]);
 const NO_VARIANTS: readonly CompiledVariant[] = Object.freeze([]);
+const NO_ROLLOUTS: readonly RolloutUse[] = Object.freeze([]);
 // Most evaluations report no problem: they all hand out these two (frozen, so that no caller can change what
 // the others see) instead of two new arrays each.
 const NO_ERRORS: readonly EvaluationError[] = Object.freeze([]);
@@ -104,6 +107,8 @@ class CompiledFlag {
     private readonly variantValues: readonly CompiledVariant[],
     /** The context fields its rules and variants read (see `fieldsRead`): none means every context gets the same outcome. */
     readonly reads: readonly string[] | null,
+    /** Its rollout filters that hash (`rolloutsOf`), for the outcome table's batches. */
+    readonly rollouts: readonly RolloutUse[],
   ) {}
 
   evaluate(scope: Scope): FlagEvaluation {
@@ -183,7 +188,17 @@ function compileFlag(definition: FlagDefinition): CompiledFlag {
   const variantValues: readonly CompiledVariant[] = variants.length
     ? variants.map((variant) => ({ key: variant.key, payload: frozenCopy(variant.payload) }))
     : NO_VARIANTS;
-  return new CompiledFlag(key, definition.targetingVersion, rules, configVersion, variantFilters, variantValues, fieldsRead(definition));
+  const rollouts = rolloutsOf(definition);
+  return new CompiledFlag(
+    key,
+    definition.targetingVersion,
+    rules,
+    configVersion,
+    variantFilters,
+    variantValues,
+    fieldsRead(definition),
+    rollouts.length ? rollouts : NO_ROLLOUTS,
+  );
 }
 
 const evaluateFlag = (flag: CompiledFlag, scope: Scope): FlagEvaluation => flag.evaluate(scope);
@@ -211,7 +226,13 @@ export function compileSnapshot(snapshot: EnvironmentSnapshot): CompiledSnapshot
   let busy = false;
   let lastKey: string | undefined;
   let lastFlag: CompiledFlag | undefined;
+  let rollouts: RolloutBatchSet | null | undefined;
   const fillOutcomes = (out: Int32Array, each: Scope): void => table!.fill(each, out);
+  /**
+   * The rollout batches to make active while every flag is evaluated for one context (targeting/rollout-batch.ts):
+   * a new value is then hashed for all of a field's rollouts at once. Single-flag calls never batch.
+   */
+  const batches = () => (rollouts === undefined ? (rollouts = RolloutBatchSet.of(list.flatMap((flag) => flag.rollouts))) : rollouts);
   /** `body(target, scope)` in the shared scope, or in a scope of its own when called back mid-evaluation. */
   const inScope = <T, R>(context: EvaluationContext | null | undefined, target: T, body: (target: T, scope: Scope) => R): R => {
     if (busy) return body(target, newScope(contextObject(context)));
@@ -247,11 +268,21 @@ export function compileSnapshot(snapshot: EnvironmentSnapshot): CompiledSnapshot
     },
     evaluateAll(context) {
       buildAll ??= recordBuilder<FlagEvaluation, Scope>(keys);
-      return buildAll(list, newScope(contextObject(context)));
+      const previous = swapRolloutBatches(batches());
+      try {
+        return buildAll(list, newScope(contextObject(context)));
+      } finally {
+        swapRolloutBatches(previous);
+      }
     },
     outcomes(context, out) {
       table ??= new OutcomeTable(list);
-      inScope(context, out, fillOutcomes);
+      const previous = swapRolloutBatches(batches());
+      try {
+        inScope(context, out, fillOutcomes);
+      } finally {
+        swapRolloutBatches(previous);
+      }
     },
   };
 }

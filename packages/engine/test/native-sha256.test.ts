@@ -91,7 +91,9 @@ describe('the SHA-NI rollout hash', () => {
     }));
     const users = Array.from({ length: 3000 }, (_, i) => `u${i}-${(i * 7919) % 10007}`);
     const results = eachPath(() => {
-      // Compiled per path: each rollout filter remembers its last input and would skip the hash otherwise.
+      // Each rollout prefix remembers its last input, across compiled snapshots too: the users differ one to the
+      // next, so every evaluation hashes (through the batches on the SHA-NI path).
+      // Compiled per path: a snapshot makes its batches with the path in force at its first all-flags call.
       const snapshot = compileSnapshot({ flagStateVersion: 1, flags });
       return users.map((id) => {
         const all = snapshot.evaluateAll({ user: { id } });

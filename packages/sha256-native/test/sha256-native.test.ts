@@ -98,4 +98,66 @@ describe('@flagmount/sha256-native', () => {
       expect(() => attach(bad)).toThrow(TypeError);
     }
   });
+
+  describe('attachBatch', () => {
+    /** A batch over these prefixes, and a way to hash one ASCII value with all of them. */
+    function batchOf(addon: NonNullable<typeof native>, prefixes: string[]) {
+      const slots = new Uint8Array(prefixes.length * 64);
+      prefixes.forEach((prefix, i) => {
+        slots.set(Buffer.from(prefix, 'latin1'), i * 64);
+        slots[i * 64 + 63] = prefix.length;
+      });
+      const value = new Uint8Array(64);
+      const out = new Int32Array(prefixes.length);
+      const firstWords = addon.attachBatch!(slots, value, out);
+      return (text: string) => {
+        value.set(Buffer.from(text, 'latin1'));
+        firstWords(text.length);
+        return [...out];
+      };
+    }
+
+    it('hashes every prefix with the value, any count of prefixes, 0 where the two pass one block', (context) => {
+      const addon = nativeOrSkip(context);
+      for (let count = 1; count <= 9; count++) {
+        const prefixes = Array.from({ length: count }, (_, i) => `${'k'.repeat(i * 7)}.`);
+        const hashAll = batchOf(addon, prefixes);
+        for (const value of ['', 'user-1', 'u'.repeat(40), 'v'.repeat(55)]) {
+          const expected = prefixes.map((prefix) => (prefix.length + value.length <= 55 ? reference(prefix + value) : 0));
+          expect(hashAll(value), `${count} prefixes, value of ${value.length}`).toEqual(expected);
+        }
+      }
+    });
+
+    it('equals Node’s SHA-256 on random ASCII prefixes and values', (context) => {
+      const addon = nativeOrSkip(context);
+      fc.assert(
+        fc.property(fc.array(fc.string({ maxLength: 55 }), { minLength: 1, maxLength: 12 }), fc.string({ maxLength: 55 }), (prefixes, value) => {
+          const expected = prefixes.map((prefix) => (prefix.length + value.length <= 55 ? reference(prefix + value) : 0));
+          expect(batchOf(addon, prefixes)(value)).toEqual(expected);
+        }),
+        { numRuns: 500, seed: 20261124 },
+      );
+    });
+
+    it('refuses arrays of the wrong type or size, and a value length past one block', (context) => {
+      const addon = nativeOrSkip(context);
+      const attachBatch = addon.attachBatch as unknown as (...args: unknown[]) => (length: number) => void;
+      const ok = [new Uint8Array(128), new Uint8Array(64), new Int32Array(2)];
+      expect(() => attachBatch(...ok)).not.toThrow();
+      for (const bad of [
+        [new Uint8Array(127), ok[1], ok[2]],
+        [ok[0], new Uint8Array(54), ok[2]],
+        [ok[0], ok[1], new Uint32Array(2)],
+        [new Int8Array(128), ok[1], ok[2]],
+        [ok[0], ok[1]],
+      ]) {
+        expect(() => attachBatch(...bad)).toThrow(TypeError);
+      }
+      const firstWords = attachBatch(...ok);
+      for (const length of [-1, 56, Number.NaN]) expect(() => firstWords(length)).toThrow(RangeError);
+      expect(() => (firstWords as () => void)()).toThrow(RangeError);
+    });
+  });
 });
+

@@ -132,13 +132,24 @@ function compressFirstWord(): number {
 
 /** The addon's compression of `W`, or null for the JS path. */
 let nativeFirstWord: (() => number) | null = null;
+/** The addon, for batches (rollout-batch.ts); null on the JS path. */
+let nativeAddon: Sha256Native | null = null;
 
 /**
  * Switches the compression to `addon` (attached to `W`), or to JavaScript with null. Module init calls it with
  * whatever loads; tests call it to compare both paths. Not exported from the package.
  */
 export function useNativeSha256(addon: Sha256Native | null): void {
+  nativeAddon = addon;
   nativeFirstWord = addon === null ? null : addon.attach(W);
+}
+
+/**
+ * The addon's batch hash over these arrays (see `Sha256Native.attachBatch`), or null on the JS path or with an
+ * addon built before batches existed. Batches made earlier keep the compression they were made with.
+ */
+export function attachNativeBatch(prefixes: Uint8Array, value: Uint8Array, out: Int32Array): ((valueLength: number) => void) | null {
+  return typeof nativeAddon?.attachBatch === 'function' ? nativeAddon.attachBatch(prefixes, value, out) : null;
 }
 
 useNativeSha256(loadNativeSha256());
