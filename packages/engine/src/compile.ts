@@ -107,7 +107,7 @@ class CompiledFlag {
     private readonly variantValues: readonly CompiledVariant[],
     /** The context fields its rules and variants read (see `fieldsRead`): none means every context gets the same outcome. */
     readonly reads: readonly string[] | null,
-    /** Its rollout filters that hash (`rolloutsOf`), for the outcome table's batches. */
+    /** Its rollout filters that hash (`rolloutsOf`), for the snapshot's rollout batches. */
     readonly rollouts: readonly RolloutUse[],
   ) {}
 
@@ -232,7 +232,10 @@ export function compileSnapshot(snapshot: EnvironmentSnapshot): CompiledSnapshot
    * The rollout batches to make active while every flag is evaluated for one context (targeting/rollout-batch.ts):
    * a new value is then hashed for all of a field's rollouts at once. Single-flag calls never batch.
    */
-  const batches = () => (rollouts === undefined ? (rollouts = RolloutBatchSet.of(list.flatMap((flag) => flag.rollouts))) : rollouts);
+  const batches = () => {
+    if (rollouts === undefined) rollouts = RolloutBatchSet.of(list.flatMap((flag) => flag.rollouts));
+    return rollouts;
+  };
   /** `body(target, scope)` in the shared scope, or in a scope of its own when called back mid-evaluation. */
   const inScope = <T, R>(context: EvaluationContext | null | undefined, target: T, body: (target: T, scope: Scope) => R): R => {
     if (busy) return body(target, newScope(contextObject(context)));

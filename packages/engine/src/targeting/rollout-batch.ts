@@ -18,15 +18,17 @@ export function rolloutsOf(definition: FlagDefinition): RolloutUse[] {
   const visit = (filter: Filter | null | undefined): void => {
     if (typeof filter !== 'object' || filter === null) return;
     if (filter.type === 'rolloutPercentage') {
-      if (decidedRollout(filter) === null) uses.push({ field: String(filter.partialRolloutAttribute), prefix: rolloutPrefix(filter, definition.key) });
+      if (decidedRollout(filter) !== null) return;
+      uses.push({ field: String(filter.partialRolloutAttribute), prefix: rolloutPrefix(filter, definition.key) });
     } else if (filter.type === 'group') {
       if (Array.isArray(filter.filters)) filter.filters.forEach(visit);
     } else if (filter.type === 'negation') {
       visit(filter.filter);
     }
   };
+  const variants = Array.isArray(definition.config?.variants) ? definition.config.variants : [];
   for (const rule of Array.isArray(definition.rules) ? definition.rules : []) visit(rule?.filter);
-  for (const variant of Array.isArray(definition.config?.variants) ? definition.config.variants : []) visit(variant?.filter);
+  for (const variant of variants) visit(variant?.filter);
   return uses;
 }
 
