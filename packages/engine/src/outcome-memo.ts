@@ -1,6 +1,6 @@
 import { MISSING, type Accessor } from './context/flatten.js';
 import type { FlagDefinition } from './evaluation.js';
-import type { Filter } from './schema/filter.js';
+import { leafFilters } from './filter-leaves.js';
 import { sharedAccessor } from './targeting/intern.js';
 import type { Scope } from './targeting/scope.js';
 
@@ -13,37 +13,19 @@ export interface MemoMember {
 const CLOCK_OPERATORS: ReadonlySet<unknown> = new Set(['AFTER', 'BEFORE']);
 
 /**
- * The context fields a filter reads, added to `into`; false when its answer depends on more than those fields
- * (the clock). Mirrors `compileFilter`: what it compiles to "no match" reads nothing.
- */
-function addFieldsRead(filter: Filter | null | undefined, into: Set<string>): boolean {
-  if (typeof filter !== 'object' || filter === null) return true;
-  switch (filter.type) {
-    case 'context':
-      into.add(String(filter.field));
-      return !CLOCK_OPERATORS.has(filter.operator);
-    case 'rolloutPercentage':
-      into.add(String(filter.partialRolloutAttribute));
-      return true;
-    case 'group':
-      return !Array.isArray(filter.filters) || filter.filters.every((child) => addFieldsRead(child, into));
-    case 'negation':
-      return addFieldsRead(filter.filter, into);
-    default:
-      return true;
-  }
-}
-
-/**
- * The context fields a flag's rules and variants read, sorted; null when its outcome depends on anything else.
- * An empty list means the flag is context-free.
+ * The context fields a flag's rules and variants read, sorted; null when its outcome depends on anything else
+ * (the clock). An empty list means the flag is context-free.
  */
 export function fieldsRead(definition: FlagDefinition): string[] | null {
   const fields = new Set<string>();
-  const rules = Array.isArray(definition.rules) ? definition.rules : [];
-  const variants = Array.isArray(definition.config?.variants) ? definition.config.variants : [];
-  for (const rule of rules) if (!addFieldsRead(rule?.filter, fields)) return null;
-  for (const variant of variants) if (!addFieldsRead(variant?.filter, fields)) return null;
+  for (const leaf of leafFilters(definition)) {
+    if (leaf.type === 'context') {
+      if (CLOCK_OPERATORS.has(leaf.operator)) return null;
+      fields.add(String(leaf.field));
+    } else if (leaf.type === 'rolloutPercentage') {
+      fields.add(String(leaf.partialRolloutAttribute));
+    }
+  }
   return [...fields].sort();
 }
 

@@ -40,6 +40,15 @@ static const uint32_t K[64] __attribute__((aligned(16))) = {
   0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 };
 
+/* The message schedule: words 16–63 from the block's first 16 (m[0..3]), four per vector. */
+__attribute__((target("sha,sse4.1,ssse3")))
+static inline void expand_schedule(__m128i m[16]) {
+  for (int i = 4; i < 16; i++) {
+    __m128i t = _mm_add_epi32(_mm_sha256msg1_epu32(m[i - 4], m[i - 3]), _mm_alignr_epi8(m[i - 1], m[i - 2], 4));
+    m[i] = _mm_sha256msg2_epu32(t, m[i - 1]);
+  }
+}
+
 /*
  * The words are already numbers, not bytes, so unlike the usual SHA-NI code there is no byte shuffle on load:
  * on a little-endian CPU, lane i of a 128-bit load is word i, which is what sha256msg1/msg2 and rnds2 expect.
@@ -52,10 +61,7 @@ static int32_t first_word_sha_ni(const uint32_t *block) {
   m[1] = _mm_loadu_si128((const __m128i *)(block + 4));
   m[2] = _mm_loadu_si128((const __m128i *)(block + 8));
   m[3] = _mm_loadu_si128((const __m128i *)(block + 12));
-  for (int i = 4; i < 16; i++) {
-    __m128i t = _mm_add_epi32(_mm_sha256msg1_epu32(m[i - 4], m[i - 3]), _mm_alignr_epi8(m[i - 1], m[i - 2], 4));
-    m[i] = _mm_sha256msg2_epu32(t, m[i - 1]);
-  }
+  expand_schedule(m);
   /* rnds2 keeps the state as (A, B, E, F) and (C, D, G, H), highest lane first. */
   __m128i abef = _mm_set_epi32((int)0x6a09e667, (int)0xbb67ae85, 0x510e527f, (int)0x9b05688c);
   __m128i cdgh = _mm_set_epi32(0x3c6ef372, (int)0xa54ff53a, 0x1f83d9ab, 0x5be0cd19);
@@ -80,10 +86,7 @@ static void first_words_x4(const uint8_t *const blocks[4], int32_t out[4]) {
   __m128i cdgh[4];
   for (int s = 0; s < 4; s++) {
     for (int i = 0; i < 4; i++) m[s][i] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(blocks[s] + 16 * i)), swap);
-    for (int i = 4; i < 16; i++) {
-      __m128i t = _mm_add_epi32(_mm_sha256msg1_epu32(m[s][i - 4], m[s][i - 3]), _mm_alignr_epi8(m[s][i - 1], m[s][i - 2], 4));
-      m[s][i] = _mm_sha256msg2_epu32(t, m[s][i - 1]);
-    }
+    expand_schedule(m[s]);
     abef[s] = _mm_set_epi32((int)0x6a09e667, (int)0xbb67ae85, 0x510e527f, (int)0x9b05688c);
     cdgh[s] = _mm_set_epi32(0x3c6ef372, (int)0xa54ff53a, 0x1f83d9ab, 0x5be0cd19);
   }
@@ -125,6 +128,19 @@ static void release_attached(napi_env env, void *data, void *hint) {
 }
 
 /*
+ * The data of a typed array of `type` with at least `min` elements, or NULL. Asking for the data pointer moves the
+ * array's storage off the V8 heap if it was there, so it stays put afterwards.
+ */
+static void *typed_data(napi_env env, napi_value value, napi_typedarray_type type, size_t min, size_t *length) {
+  bool is_typed_array = false;
+  napi_typedarray_type actual = napi_int8_array;
+  void *data = NULL;
+  if (napi_is_typedarray(env, value, &is_typed_array) != napi_ok || !is_typed_array) return NULL;
+  if (napi_get_typedarray_info(env, value, &actual, length, &data, NULL, NULL) != napi_ok) return NULL;
+  return actual == type && *length >= min ? data : NULL;
+}
+
+/*
  * attach(block: Int32Array of at least 16 elements) returns firstWord(), which hashes that block's first 16 words.
  * A function per block rather than one shared "current block": two copies of the engine in one process (its ESM
  * and CJS builds, say) load this addon once, and a shared block would let one hash the other's input.
@@ -133,14 +149,9 @@ static napi_value attach(napi_env env, napi_callback_info info) {
   size_t argc = 1;
   napi_value arg;
   if (napi_get_cb_info(env, info, &argc, &arg, NULL, NULL) != napi_ok) return NULL;
-  bool is_typed_array = false;
-  napi_typedarray_type type = napi_int8_array;
   size_t length = 0;
-  void *data = NULL;
-  if (argc >= 1 && napi_is_typedarray(env, arg, &is_typed_array) != napi_ok) return NULL;
-  /* Asking for the data pointer moves the array's storage off the V8 heap if it was there, so it stays put. */
-  if (is_typed_array && napi_get_typedarray_info(env, arg, &type, &length, &data, NULL, NULL) != napi_ok) return NULL;
-  if (!is_typed_array || type != napi_int32_array || length < 16 || data == NULL) {
+  void *data = argc >= 1 ? typed_data(env, arg, napi_int32_array, 16, &length) : NULL;
+  if (data == NULL) {
     napi_throw_type_error(env, NULL, "attach: expected an Int32Array of at least 16 elements");
     return NULL;
   }
@@ -242,16 +253,6 @@ static void release_batch(napi_env env, void *data, void *hint) {
   (void)hint;
   for (int i = 0; i < 3; i++) napi_delete_reference(env, batch->refs[i]);
   free(batch);
-}
-
-/* The data of a typed array of `type` with at least `min` elements, or NULL. Its storage stays put afterwards. */
-static void *typed_data(napi_env env, napi_value value, napi_typedarray_type type, size_t min, size_t *length) {
-  bool is_typed_array = false;
-  napi_typedarray_type actual = napi_int8_array;
-  void *data = NULL;
-  if (napi_is_typedarray(env, value, &is_typed_array) != napi_ok || !is_typed_array) return NULL;
-  if (napi_get_typedarray_info(env, value, &actual, length, &data, NULL, NULL) != napi_ok) return NULL;
-  return actual == type && *length >= min ? data : NULL;
 }
 
 /*

@@ -1,6 +1,6 @@
 import type { Accessor } from '../context/flatten.js';
 import type { FlagDefinition } from '../evaluation.js';
-import type { Filter } from '../schema/filter.js';
+import { leafFilters } from '../filter-leaves.js';
 import { sharedAccessor } from './intern.js';
 import { decidedRollout, rolloutPrefix } from './rollout.js';
 import { bucketOfWord, rolloutHasher, type RolloutBatches, type RolloutHasher } from './rollout-hash.js';
@@ -12,23 +12,13 @@ export interface RolloutUse {
   prefix: string;
 }
 
-/** The rollout filters of a flag's rules and variants that hash. Mirrors `compileFilter`. */
+/** The rollout filters of a flag's rules and variants that hash. */
 export function rolloutsOf(definition: FlagDefinition): RolloutUse[] {
   const uses: RolloutUse[] = [];
-  const visit = (filter: Filter | null | undefined): void => {
-    if (typeof filter !== 'object' || filter === null) return;
-    if (filter.type === 'rolloutPercentage') {
-      if (decidedRollout(filter) !== null) return;
-      uses.push({ field: String(filter.partialRolloutAttribute), prefix: rolloutPrefix(filter, definition.key) });
-    } else if (filter.type === 'group') {
-      if (Array.isArray(filter.filters)) filter.filters.forEach(visit);
-    } else if (filter.type === 'negation') {
-      visit(filter.filter);
-    }
-  };
-  const variants = Array.isArray(definition.config?.variants) ? definition.config.variants : [];
-  for (const rule of Array.isArray(definition.rules) ? definition.rules : []) visit(rule?.filter);
-  for (const variant of variants) visit(variant?.filter);
+  for (const leaf of leafFilters(definition)) {
+    if (leaf.type !== 'rolloutPercentage' || decidedRollout(leaf) !== null) continue;
+    uses.push({ field: String(leaf.partialRolloutAttribute), prefix: rolloutPrefix(leaf, definition.key) });
+  }
   return uses;
 }
 
