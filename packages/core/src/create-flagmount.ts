@@ -11,6 +11,7 @@ import { resolveOptions, type BootstrapResult, type FlagmountOptions } from './o
 import { ofrepRoutes } from './ofrep/routes.js';
 import { openApiRoute } from './openapi/route.js';
 import { runtimeRoutes } from './runtime/routes.js';
+import { closeRemoteContextCache } from './runtime/context/remote-context.js';
 import { StreamHub } from './runtime/sse/stream-hub.js';
 import type { Services } from './services.js';
 import { SnapshotCache } from './snapshot/snapshot-cache.js';
@@ -96,6 +97,7 @@ export async function createFlagmount(options: FlagmountOptions): Promise<Flagmo
         await services.ingestion.close().catch((error: unknown) => logger.error('flagmount: final flush failed', { error }));
         await services.notifier.close();
         snapshots.close();
+        closeRemoteContextCache(storage);
         await storage.close();
       })();
       return closing;

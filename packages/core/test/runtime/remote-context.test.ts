@@ -33,6 +33,12 @@ async function turns(n: number): Promise<void> {
   for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
 }
 
+/** Lets a refresh window of `ms` end (the tests use short windows), and its read start. */
+async function windowEnds(ms = 0): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, ms + 5));
+  await turns(1);
+}
+
 describe('RemoteContextCache', () => {
   it('shares one store read between concurrent misses, then serves from memory', async () => {
     const store = slowStore({ 'user:u1': { plan: 'pro' } });
@@ -93,7 +99,7 @@ describe('RemoteContextCache', () => {
   it('serves an entry past its TTL at once while one background read replaces it', async () => {
     const store = slowStore({ 'user:u1': { plan: 'pro' } });
     let now = 0;
-    const cache = new RemoteContextCache(store.storage, () => now);
+    const cache = new RemoteContextCache(store.storage, () => now, 0);
     const first = cache.get('e', 'user', 'u1');
     await store.release();
     expect(await first).toEqual({ plan: 'pro' });
@@ -107,6 +113,7 @@ describe('RemoteContextCache', () => {
     expect(cache.peek('e', 'user', 'u1')).toEqual({ plan: 'pro' });
     expect(cache.peek('e', 'user', 'u1')).toEqual({ plan: 'pro' });
     expect(await cache.get('e', 'user', 'u1')).toEqual({ plan: 'pro' });
+    await windowEnds();
     await store.release();
     await turns(1);
     expect(cache.peek('e', 'user', 'u1')).toEqual({ plan: 'enterprise' });
@@ -126,23 +133,56 @@ describe('RemoteContextCache', () => {
       },
     } as unknown as Storage;
     let now = 0;
-    const cache = new RemoteContextCache(storage, () => now);
+    const cache = new RemoteContextCache(storage, () => now, 0);
     expect(await cache.get('e', 'user', 'u1')).toEqual({ n: 1 });
     failing = true;
     now = 5_000;
     expect(cache.peek('e', 'user', 'u1')).toEqual({ n: 1 });
-    await turns(2);
+    await windowEnds();
     expect(calls).toBe(2);
     now = 9_999;
     expect(cache.peek('e', 'user', 'u1')).toEqual({ n: 1 });
-    await turns(1);
+    await windowEnds();
     expect(calls).toBe(2);
     failing = false;
     now = 10_000;
     expect(cache.peek('e', 'user', 'u1')).toEqual({ n: 1 });
-    await turns(2);
+    await windowEnds();
     expect(calls).toBe(3);
     expect(cache.peek('e', 'user', 'u1')).toEqual({ n: 3 });
+  });
+
+  it('gathers the refreshes of a window into one read per environment and type, and starts none once closed', async () => {
+    const rows = Object.fromEntries(['u1', 'u2', 'u3'].map((id) => [`user:${id}`, { v: 1 }]));
+    const store = slowStore(rows);
+    let now = 0;
+    const cache = new RemoteContextCache(store.storage, () => now, 30);
+    const first = Promise.all(['u1', 'u2', 'u3'].map((id) => cache.get('e', 'user', id)));
+    await store.release();
+    await first;
+    expect(store.reads()).toBe(1);
+    for (const id of ['u1', 'u2', 'u3']) store.rows[`user:${id}`] = { v: 2 };
+    // Past the TTL, found old on different turns of the event loop within one window: the old values answer.
+    now = 5_000;
+    expect(cache.peek('e', 'user', 'u1')).toEqual({ v: 1 });
+    await turns(2);
+    expect(cache.peek('e', 'user', 'u2')).toEqual({ v: 1 });
+    await turns(2);
+    expect(cache.peek('e', 'user', 'u3')).toEqual({ v: 1 });
+    expect(store.reads()).toBe(1);
+    await windowEnds(30);
+    await store.release();
+    await turns(1);
+    expect(store.reads()).toBe(2);
+    expect(['u1', 'u2', 'u3'].map((id) => cache.peek('e', 'user', id))).toEqual([{ v: 2 }, { v: 2 }, { v: 2 }]);
+    // Old again, then closed before the window ends: no read is started (the store may be closed by then).
+    now = 10_000;
+    expect(cache.peek('e', 'user', 'u1')).toEqual({ v: 2 });
+    cache.close();
+    now = 10_001;
+    expect(cache.peek('e', 'user', 'u2')).toEqual({ v: 2 });
+    await windowEnds(30);
+    expect(store.reads()).toBe(2);
   });
 
   it('a failed read rejects every waiter of its batch and caches nothing', async () => {
