@@ -33,6 +33,10 @@ export default async function run(): Promise<BenchResult> {
   const users = Math.round(config.envNumber('BENCH_USERS', 1000));
   const fixedFraction = config.envNumber('BENCH_FIXED_RATE_FRACTION', 0.5);
   const spinMicros = config.envNumber('BENCH_SPIN_US', SPIN_MICROS);
+  // One-second turns at the maximum rate (see interleavedRuns): this machine's speed drifts over seconds (the
+  // same bare route measured 12k–37k req/s within an hour), so ten-second stretches back to back put whole slow
+  // phases on one side of a share; taking turns puts them on both.
+  const slices = Math.max(1, Math.round(config.envNumber('BENCH_SLICES', duration)));
   const frameworks = config.envList('BENCH_FRAMEWORKS', FRAMEWORKS) as Framework[];
   const flags = flagMix(50);
   const contexts = benchContexts(users);
@@ -58,7 +62,7 @@ export default async function run(): Promise<BenchResult> {
     const unitOf = (f: Framework) => targets.filter((t) => t.framework === f).sort((a, b) => rank[a.kind] - rank[b.kind]);
     const units = [targets.filter((t) => !t.framework), ...frameworks.map(unitOf)];
     const max = new Map(
-      [...(await interleavedRuns(units, runs, { connections, durationSec: duration, freeze, log: config.log }))].map(([id, r]) => [id, summarize(r)]),
+      [...(await interleavedRuns(units, runs, { connections, durationSec: duration, freeze, slices, log: config.log }))].map(([id, r]) => [id, summarize(r)]),
     );
 
     // Latency at a fixed, sustainable rate: a fraction of each system's own maximum.
@@ -69,7 +73,7 @@ export default async function run(): Promise<BenchResult> {
       [...(await interleavedRuns(paced, runs, { connections, durationSec: duration, rateOf, freeze, log: config.log }))].map(([id, r]) => [id, summarize(r)]),
     );
     assertMostlyOk([...max, ...fixed]);
-    return report({ systems, max, fixed, rateOf, duration, runs, connections, users, fixedFraction, spinMicros, flagsText: describeMix(flags) });
+    return report({ systems, max, fixed, rateOf, duration, runs, slices, connections, users, fixedFraction, spinMicros, flagsText: describeMix(flags) });
   } finally {
     await Promise.all(systems.map((s) => s.child.stop()));
     await rm(dir, { recursive: true, force: true });
@@ -92,6 +96,8 @@ interface ReportInput {
   rateOf: (id: string) => number;
   duration: number;
   runs: number;
+  /** Turns per run taken by the systems of one framework at the maximum rate. */
+  slices: number;
   connections: number;
   users: number;
   fixedFraction: number;
@@ -190,7 +196,7 @@ function report(input: ReportInput): BenchResult {
       `(each with plan, country and a company with a tier), through Flagmount mounted in Express, Koa and Fastify (SQLite store), ` +
       `vs Unleash 7.5.1's \`GET /api/frontend?userId=…&plan=…\` (frontend token, Postgres, own schema, configured through its admin API), ` +
       `vs a bare route of each framework answering Flagmount's bytes (the ceiling), and that same route registered in Flagmount's host app next to the mount (at \`/fixed\`, same process), and for Fastify that route after a busy loop of ${input.spinMicros} µs per request (a path of known cost, for scale). Load: ${describeLoadTool()}, ${input.connections} connections, ` +
-      `${input.duration} s per run, ${input.runs} runs per system interleaved, median reported; each Flagmount runs right between its in-process bare route and its ceiling (the order swapped every other round), and its share of the ceiling is the median of the three rounds' shares; then the same at a fixed ${pct(input.fixedFraction)} of each system's own maximum.`,
+      `${input.duration} s per run, ${input.runs} runs per system interleaved, median reported; each Flagmount runs right between its in-process bare route and its ceiling (the order swapped every other round)${input.slices > 1 ? `, the systems of one framework taking ${input.slices} turns of ${(input.duration / input.slices).toFixed(1)} s each within a run at the maximum rate (its rate: requests over time; its p50/p99: the median of its turns')` : ''}, and its share of the ceiling is the median of the rounds' shares; then the same at a fixed ${pct(input.fixedFraction)} of each system's own maximum.`,
     tables: [
       { title: `Maximum rate (closed loop, ${input.connections} connections), median of ${input.runs} runs`, columns: ['System', 'req/s', 'p50 ms', 'p99 ms', 'vs Unleash', 'of ceiling', 'body bytes', 'runs (req/s)'], rows: maxRows },
       { title: `Fixed rate (${pct(input.fixedFraction)} of each system's maximum), median of ${input.runs} runs`, columns: ['System', 'target req/s', 'req/s', 'p50 ms', 'p99 ms', `p99 < ${TARGET_P99_MS} ms`], rows: fixedRows },

@@ -21,6 +21,12 @@ export interface RoundOptions {
    * its wake-ups showed in the tail latency of whichever system was under load.
    */
   freeze?: readonly number[];
+  /**
+   * Slices of a group's run: each target of a group runs `durationSec / slices` seconds at a time, in turn, until
+   * each has had its `durationSec`; the slices then count as one run (requests over time; latency percentiles are
+   * the median of the slices'). Default 1: one stretch each.
+   */
+  slices?: number;
 }
 
 function signalAll(pids: readonly number[], signal: NodeJS.Signals): void {
@@ -37,7 +43,8 @@ function signalAll(pids: readonly number[], signal: NodeJS.Signals): void {
  * Runs every target `runs` times, round by round, rotating the order each round: on a noisy machine a slow
  * period then hits every peer alike instead of one of them. A group (an array) runs back to back, in reverse
  * order every other round: systems compared with each other (a system and its ceiling) then see the same machine,
- * and neither always goes first.
+ * and neither always goes first. With `slices`, a group's targets take turns within the run as well (see
+ * `RoundOptions.slices`).
  */
 export async function interleavedRuns(
   units: ReadonlyArray<Target | readonly Target[]>,
@@ -49,8 +56,23 @@ export async function interleavedRuns(
   for (let round = 0; round < runs; round++) {
     for (let i = 0; i < groups.length; i++) {
       const group = groups[(i + round) % groups.length]!;
-      for (const target of round % 2 === 0 ? group : [...group].reverse()) {
-        results.get(target.id)!.push(await runTarget(target, round, runs, options));
+      const ordered = round % 2 === 0 ? group : [...group].reverse();
+      const slices = group.length > 1 ? Math.max(1, Math.round(options.slices ?? 1)) : 1;
+      if (slices === 1) {
+        for (const target of ordered) results.get(target.id)!.push(await runTarget(target, round, runs, options));
+        continue;
+      }
+      const parts = new Map<string, LoadResult[]>(group.map((t) => [t.id, []]));
+      const sliceOptions = { ...options, durationSec: options.durationSec / slices, log: undefined };
+      for (let slice = 0; slice < slices; slice++) {
+        for (const target of slice % 2 === 0 ? ordered : [...ordered].reverse()) {
+          parts.get(target.id)!.push(await runTarget(target, round, runs, sliceOptions));
+        }
+      }
+      for (const target of ordered) {
+        const merged = mergeSlices(parts.get(target.id)!);
+        results.get(target.id)!.push(merged);
+        logRun(options, target, round, runs, merged, `, ${slices} slices`);
       }
     }
   }
@@ -73,10 +95,7 @@ async function runTarget(target: Target, round: number, runs: number, options: R
   } finally {
     signalAll(others, 'SIGCONT');
   }
-  options.log?.(
-    `  run ${round + 1}/${runs} ${target.id}${rate ? ` @${Math.round(rate)}/s` : ''}: ${Math.round(result.rps)} req/s, ` +
-      `p99 ${result.p99Ms.toFixed(2)} ms, non-2xx ${result.non2xx}, errors ${result.errors}`,
-  );
+  logRun(options, target, round, runs, result);
   return result;
 }
 
@@ -108,5 +127,34 @@ export function summarize(results: LoadResult[]): Summary {
     non2xx: results.reduce((n, r) => n + r.non2xx, 0),
     errors: results.reduce((n, r) => n + r.errors, 0),
     requests: results.reduce((n, r) => n + r.requests, 0),
+  };
+}
+
+function logRun(options: RoundOptions, target: Target, round: number, runs: number, result: LoadResult, note = ''): void {
+  const rate = options.rateOf?.(target.id);
+  options.log?.(
+    `  run ${round + 1}/${runs} ${target.id}${rate ? ` @${Math.round(rate)}/s` : ''}: ${Math.round(result.rps)} req/s, ` +
+      `p99 ${result.p99Ms.toFixed(2)} ms, non-2xx ${result.non2xx}, errors ${result.errors}${note}`,
+  );
+}
+
+/** One run out of its slices: counts add up, the rate is requests over time, latencies are the slices' median. */
+export function mergeSlices(slices: readonly LoadResult[]): LoadResult {
+  const sum = (pick: (r: LoadResult) => number) => slices.reduce((n, r) => n + pick(r), 0);
+  const mid = (pick: (r: LoadResult) => number) => median(slices.map(pick));
+  const requests = sum((r) => r.requests);
+  const durationSec = sum((r) => r.durationSec);
+  return {
+    tool: slices[0]!.tool,
+    requests,
+    non2xx: sum((r) => r.non2xx),
+    errors: sum((r) => r.errors),
+    durationSec,
+    rps: requests / durationSec,
+    meanMs: sum((r) => r.meanMs * r.requests) / Math.max(1, requests),
+    p50Ms: mid((r) => r.p50Ms),
+    p90Ms: mid((r) => r.p90Ms),
+    p99Ms: mid((r) => r.p99Ms),
+    maxMs: Math.max(...slices.map((r) => r.maxMs)),
   };
 }
