@@ -90,7 +90,7 @@ export class RemoteContextCache {
     // for another TTL before the next attempt rather than every request retrying.
     entry.expiresAt = this.now() + TTL_MS;
     if (this.closed) return;
-    const batchKey = `${envId}\u0000${type}`;
+    const batchKey = readsKey(envId, type);
     let pending = this.refreshes.get(batchKey);
     if (!pending) {
       const reads: Reads = { envId, type, ids: new Map() };
@@ -129,7 +129,7 @@ export class RemoteContextCache {
   }
 
   private batchFor(envId: string, type: EntityType): Batch {
-    const batchKey = `${envId}\u0000${type}`;
+    const batchKey = readsKey(envId, type);
     let batch = this.batches.get(batchKey);
     if (!batch) {
       let resolve!: Batch['resolve'];
@@ -194,6 +194,8 @@ type Entries = LRUCache<string, Entry>;
 const newEntries = (): Entries => new LRUCache({ max: MAX_ENTRIES });
 
 const cacheKey = (envId: string, type: EntityType, id: string) => `${envId}\u0000${type}\u0000${id}`;
+/** The key of the reads (misses or refreshes) of one environment and entity type. */
+const readsKey = (envId: string, type: EntityType) => `${envId}\u0000${type}`;
 
 // One cache per store: `Services` may be copied per mount (adapter options), the store is the instance's identity.
 const caches = new WeakMap<Storage, RemoteContextCache>();
