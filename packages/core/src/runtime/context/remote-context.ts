@@ -102,8 +102,12 @@ export class RemoteContextCache {
       timer.unref?.();
       this.refreshes.set(batchKey, (pending = { reads, timer }));
     }
-    const key = cacheKey(envId, type, id);
-    pending.reads.ids.set(id, { key, startedAt: this.generation.get(key) ?? 0 });
+    this.enlist(pending.reads, id, cacheKey(envId, type, id));
+  }
+
+  /** Adds an id to a read, with the generation it is asked at (an invalidation in between keeps its result out). */
+  private enlist(reads: Reads, id: string, key: string): void {
+    reads.ids.set(id, { key, startedAt: this.generation.get(key) ?? 0 });
   }
 
   /** Drops pending refreshes and starts no more: the store is closing. Misses are still read (and fail). */
@@ -118,7 +122,7 @@ export class RemoteContextCache {
     const running = this.inflight.get(key);
     if (running) return running;
     const batch = this.batchFor(envId, type);
-    batch.ids.set(id, { key, startedAt: this.generation.get(key) ?? 0 });
+    this.enlist(batch, id, key);
     const task = batch.done
       .then((values) => values.get(id) ?? null)
       .finally(() => {
