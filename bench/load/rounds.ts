@@ -139,7 +139,7 @@ function logRun(options: RoundOptions, target: Target, round: number, runs: numb
 }
 
 /** One run out of its slices: counts add up, the rate is requests over time, latencies are the slices' median. */
-export function mergeSlices(slices: readonly LoadResult[]): LoadResult {
+function mergeSlices(slices: readonly LoadResult[]): LoadResult {
   const sum = (pick: (r: LoadResult) => number) => slices.reduce((n, r) => n + pick(r), 0);
   const mid = (pick: (r: LoadResult) => number) => median(slices.map(pick));
   const requests = sum((r) => r.requests);
