@@ -11,6 +11,7 @@ import { recordBuilder } from './record-builder.js';
 import { fieldsRead, readsNothing } from './outcome-memo.js';
 import { OutcomeTable } from './outcome-table.js';
 import { compileFilter } from './targeting/compile-filter.js';
+import { interned } from './targeting/intern.js';
 import { RolloutBatchSet, rolloutsOf, type RolloutUse } from './targeting/rollout-batch.js';
 import { swapRolloutBatches } from './targeting/rollout-hash.js';
 import { newScope, type CompiledFilter, type Scope } from './targeting/scope.js';
@@ -88,6 +89,14 @@ function deepFreeze<T>(value: T): T {
 const NO_FILTERS: readonly CompiledFilter[] = Object.freeze([]);
 const NO_VARIANTS: readonly CompiledVariant[] = Object.freeze([]);
 const NO_ROLLOUTS: readonly RolloutUse[] = Object.freeze([]);
+
+/**
+ * Flags read the same few fields (`user.plan`, `user.id`): one frozen list per distinct set, rather than one per
+ * flag and environment (~1 MB for 10,000 flags × 3 environments).
+ */
+function sharedReads(reads: readonly string[] | null): readonly string[] | null {
+  return reads === null ? null : interned(`\u0001reads:${JSON.stringify(reads)}`, () => Object.freeze(reads));
+}
 // Most evaluations report no problem: they all hand out these two (frozen, so that no caller can change what
 // the others see) instead of two new arrays each.
 const NO_ERRORS: readonly EvaluationError[] = Object.freeze([]);
@@ -196,7 +205,7 @@ function compileFlag(definition: FlagDefinition): CompiledFlag {
     configVersion,
     variantFilters,
     variantValues,
-    fieldsRead(definition),
+    sharedReads(fieldsRead(definition)),
     rollouts.length ? rollouts : NO_ROLLOUTS,
   );
 }

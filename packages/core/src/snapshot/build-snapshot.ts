@@ -136,10 +136,11 @@ export function buildSnapshot(source: SnapshotSource): BuiltSnapshot {
     if (flag.archived) continue;
     flags.set(flag.key, flag);
     const targeting = targetingByFlag.get(flag.id);
-    const rules = [
-      ...specificTargetRules(targetsByFlag.get(flag.id) ?? []),
-      ...(targeting?.rules ?? []).map((rule) => shared({ filter: shared(expandRule(rule, segments, flag.key)) })),
-    ];
+    // `map` and `concat` size an array exactly; a spread grows it as it goes and keeps the spare slots (17 for
+    // one rule), which for 10,000 flags × 3 environments was ~4 MB of the snapshot's heap.
+    const specific = specificTargetRules(targetsByFlag.get(flag.id) ?? []);
+    const stored = (targeting?.rules ?? []).map((rule) => shared({ filter: shared(expandRule(rule, segments, flag.key)) }));
+    const rules = specific.length ? specific.concat(stored) : stored;
     const variants = (targeting?.variants ?? []).map((v) => ({ ...v, filter: shared(withRolloutKeys(v.filter, flag.key)) }));
     const version = targeting?.version ?? 0;
     const configVersion = targeting?.configVersion ?? 0;

@@ -1,6 +1,7 @@
 import type { Accessor } from '../context/flatten.js';
 import type { FlagDefinition } from '../evaluation.js';
 import { leafFilters } from '../filter-leaves.js';
+import type { RolloutPercentageFilter } from '../schema/filter.js';
 import { sharedAccessor } from './intern.js';
 import { decidedRollout, rolloutPrefix } from './rollout.js';
 import { bucketOfWord, rolloutHasher, type RolloutBatches, type RolloutHasher } from './rollout-hash.js';
@@ -14,12 +15,10 @@ export interface RolloutUse {
 
 /** The rollout filters of a flag's rules and variants that hash. */
 export function rolloutsOf(definition: FlagDefinition): RolloutUse[] {
-  const uses: RolloutUse[] = [];
-  for (const leaf of leafFilters(definition)) {
-    if (leaf.type !== 'rolloutPercentage' || decidedRollout(leaf) !== null) continue;
-    uses.push({ field: String(leaf.partialRolloutAttribute), prefix: rolloutPrefix(leaf, definition.key) });
-  }
-  return uses;
+  // Kept for the snapshot's life: `map` sizes the array exactly, where one grown by `push` keeps spare slots.
+  return leafFilters(definition)
+    .filter((leaf): leaf is RolloutPercentageFilter => leaf.type === 'rolloutPercentage' && decidedRollout(leaf) === null)
+    .map((leaf) => ({ field: String(leaf.partialRolloutAttribute), prefix: rolloutPrefix(leaf, definition.key) }));
 }
 
 /** Bytes per prefix slot of a native batch; the slot's last byte holds the prefix's length. */
