@@ -97,6 +97,7 @@ const NO_ROLLOUTS: readonly RolloutUse[] = Object.freeze([]);
 function sharedReads(reads: readonly string[] | null): readonly string[] | null {
   return reads === null ? null : interned(`\u0001reads:${JSON.stringify(reads)}`, () => Object.freeze(reads));
 }
+
 // Most evaluations report no problem: they all hand out these two (frozen, so that no caller can change what
 // the others see) instead of two new arrays each.
 const NO_ERRORS: readonly EvaluationError[] = Object.freeze([]);
