@@ -10,10 +10,16 @@ function originAllowed(origin: string, allowed: ResolvedOptions['cors']['origins
   return allowed.includes(origin);
 }
 
-/** CORS headers for a response to `request`, or `{}` when the request is not cross-origin or not allowed. */
-export function corsHeaders(request: CoreRequest, cors: ResolvedOptions['cors']): Record<string, string> {
+/**
+ * No headers to add. Shared and frozen: most requests (every server-side SDK's) are not cross-origin, and the
+ * handler then adds nothing to the response instead of merging an empty object into a copy of its headers.
+ */
+export const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
+/** CORS headers for a response to `request`, or `NO_HEADERS` when the request is not cross-origin or not allowed. */
+export function corsHeaders(request: CoreRequest, cors: ResolvedOptions['cors']): Readonly<Record<string, string>> {
   const origin = request.headers.origin;
-  if (!origin || !originAllowed(origin, cors.origins)) return {};
+  if (!origin || !originAllowed(origin, cors.origins)) return NO_HEADERS;
   const headers: Record<string, string> = {
     'access-control-allow-origin': origin,
     vary: 'Origin',
@@ -23,7 +29,7 @@ export function corsHeaders(request: CoreRequest, cors: ResolvedOptions['cors'])
   return headers;
 }
 
-export function preflightHeaders(request: CoreRequest, cors: ResolvedOptions['cors']): Record<string, string> {
+export function preflightHeaders(request: CoreRequest, cors: ResolvedOptions['cors']): Readonly<Record<string, string>> {
   const base = corsHeaders(request, cors);
   if (!base['access-control-allow-origin']) return base;
   const requested = (request.headers['access-control-request-headers'] ?? '')

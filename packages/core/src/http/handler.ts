@@ -1,7 +1,7 @@
 import type { Services } from '../services.js';
 import { ConflictError, StorageUnavailableError } from '../storage/errors.js';
 import { authenticate } from './authenticate.js';
-import { corsHeaders, preflightHeaders } from './cors.js';
+import { corsHeaders, NO_HEADERS, preflightHeaders } from './cors.js';
 import { HttpError, invalidRequest, type Issues } from './http-error.js';
 import { RawResponse, type Principal, type RouteDefinition } from './route.js';
 import { Router, type RouteMatch } from './router.js';
@@ -45,7 +45,7 @@ export function createHandler(services: Services, routes: readonly RouteDefiniti
   const { cors } = services.options;
 
   const crossOrigin = (request: CoreRequest, route: RouteDefinition | undefined) =>
-    route?.surface === 'runtime' || cors.management ? corsHeaders(request, cors) : {};
+    route?.surface === 'runtime' || cors.management ? corsHeaders(request, cors) : NO_HEADERS;
 
   return function handle(request: CoreRequest): CoreResponse | Promise<CoreResponse> {
     const match = router.match(request.method, request.path);
@@ -79,7 +79,7 @@ export function createHandler(services: Services, routes: readonly RouteDefiniti
     }
   };
 
-  function run(request: CoreRequest, { route, params }: RouteMatch, principal: Principal, extra: Record<string, string>) {
+  function run(request: CoreRequest, { route, params }: RouteMatch, principal: Principal, extra: Readonly<Record<string, string>>) {
     const ctx = {
       params: route.params ? validate(route.params, params, 'path parameters') : params,
       query: route.query ? validateQuery(route.query, request.query) : {},
@@ -93,14 +93,14 @@ export function createHandler(services: Services, routes: readonly RouteDefiniti
     return handled.then((result: unknown) => finish(request, result, extra)).then(undefined, (error: unknown) => fail(request, error, extra));
   }
 
-  function fail(request: CoreRequest, error: unknown, extra: Record<string, string>): CoreResponse {
+  function fail(request: CoreRequest, error: unknown, extra: Readonly<Record<string, string>>): CoreResponse {
     return errorResponse(toHttpError(error, services, request), extra);
   }
 }
 
-function finish(request: CoreRequest, result: unknown, extra: Record<string, string>): CoreResponse {
+function finish(request: CoreRequest, result: unknown, extra: Readonly<Record<string, string>>): CoreResponse {
   const response = result instanceof RawResponse ? result.response : jsonResponse(200, result);
-  response.headers = { ...response.headers, ...extra };
+  if (extra !== NO_HEADERS) response.headers = { ...response.headers, ...extra };
   if (request.method === 'HEAD') delete response.body;
   return response;
 }
