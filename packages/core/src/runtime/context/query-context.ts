@@ -13,8 +13,9 @@ import { CONTEXT_JSON_MAX_BYTES, ContextSchema, type Context } from '../../schem
  * A bare `context=<json>` (the form the browser SDK uses on `/sse/client`) is read like `contextJson`.
  */
 export function contextFromQuery(pairs: ReadonlyArray<readonly [string, string]>): Context {
-  // Counted first, and the legacy list made only when there is one: the SDKs' usual query (one `contextJson`) is
-  // read on every evaluate request, and three lists per request were a tenth of the route's allocations.
+  // Counted rather than collected, and the legacy pairs listed only when the context comes from them: the SDKs'
+  // usual query (one `contextJson`) is read on every evaluate request, and three lists per request were a tenth of
+  // the route's allocations.
   let json: string | undefined;
   let jsons = 0;
   let bare: string | undefined;
