@@ -53,7 +53,7 @@ export function createHandler(services: Services, routes: readonly RouteDefiniti
       if (!match) return errorResponse(new HttpError(404, 'not_found', `No route ${request.path}`));
       const route = 'route' in match ? match.route : match.routes[0];
       const allow = 'allowed' in match ? match.allowed : [match.route.method];
-      const cross = route?.surface === 'runtime' || cors.management ? preflightHeaders(request, cors) : {};
+      const cross = route?.surface === 'runtime' || cors.management ? preflightHeaders(request, cors) : NO_HEADERS;
       return { status: 204, headers: { allow: [...allow, 'OPTIONS'].join(', '), ...cross } };
     }
     if (!match) {
