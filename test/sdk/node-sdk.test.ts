@@ -66,7 +66,9 @@ forEachAdapter((h) => {
       expect(elapsed).toBeLessThan(1000);
       expect(Date.now() - changedAt).toBeLessThan(1000);
       expect(client.getFlag({ user: { id: 'u2' }, enableTracking: false }, 'new-checkout').isEnabled).toBe(false);
-      // Rules and config changes arrive the same way.
+      // Rules and config changes arrive the same way, once the refresh above has aged past the SDK's one-second
+      // throttle (a change inside it waits for the window first, which is the SDK's pacing, not propagation).
+      await new Promise((r) => setTimeout(r, 1100));
       await putTargeting(h(), 'new-checkout', h().envs.development.id, [{ type: 'constant', value: true }], [
         { key: 'blue', payload: { color: 'blue' }, filter: { type: 'constant', value: true } },
       ]);
