@@ -1,13 +1,13 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BenchResult, Cell } from './lib/result.js';
 import * as config from './load/config.js';
-import { describeLoadTool } from './load/index.js';
+import { describeLoadTool, type LoadResult } from './load/index.js';
 import { interleavedRuns, summarize, warmUp, type Summary } from './load/rounds.js';
 import { median } from './lib/measure.js';
-import { benchContexts } from './peers/contexts.js';
-import { describeMix, flagMix } from './peers/flag-mix.js';
+import { benchContexts, type BenchContext } from './peers/contexts.js';
+import { describeMix, flagMix, type MixFlag } from './peers/flag-mix.js';
 import { dropSchema } from './peers/pg.js';
 import { startCeiling, startFlagmount, startInProcessBare, startUnleash, UNLEASH_SCHEMA, type System } from './servers/evaluate-systems.js';
 import { FRAMEWORKS, type Framework } from './servers/host-config.js';
@@ -41,43 +41,76 @@ export default async function run(): Promise<BenchResult> {
   const flags = flagMix(50);
   const contexts = benchContexts(users);
   const dir = await mkdtemp(join(tmpdir(), 'flagmount-bench-evaluate-'));
-  const systems: System[] = [];
+  let unleash: System | undefined;
+  // The systems of the first run: labels, kinds and body sizes for the report (ids are the same in every run).
+  let systems: System[] = [];
+  const maxRuns = new Map<string, LoadResult[]>();
+  const fixedRuns = new Map<string, LoadResult[]>();
+  const rates = new Map<string, number[]>();
+  const append = (into: Map<string, LoadResult[]>, results: Map<string, LoadResult[]>) => {
+    for (const [id, list] of results) into.set(id, [...(into.get(id) ?? []), ...list]);
+  };
   try {
     config.log('  starting Unleash (fresh schema, migrations, admin API seeding)…');
-    systems.push(await startUnleash(flags, contexts));
+    unleash = await startUnleash(flags, contexts);
+    for (let run = 0; run < runs; run++) {
+      // Fresh processes for every run: how fast a process runs the same route varies from one process to the next
+      // (the ceiling's route in Flagmount's process measured 84–104 % of the ceiling's, eight processes in a row),
+      // so runs in one set of processes would all share that set's luck; three sets give three independent draws.
+      const set = await startSet(frameworks, flags, contexts, join(dir, `run-${run + 1}`), spinMicros);
+      try {
+        if (run === 0) systems = [unleash, ...set];
+        const members = run === 0 ? [unleash, ...set] : set;
+        config.log(`  run ${run + 1}/${runs}: warm-up ${config.warmup()} s each, then ${duration} s per system, interleaved`);
+        await warmUp(members, connections, config.warmup());
+        const targets = [unleash, ...set].map((s) => ({ ...s, pid: s.child.pid }));
+        const freeze = [...new Set(targets.map((t) => t.pid))];
+        // Each Flagmount runs right next to its ceiling (see interleavedRuns): its share of the ceiling is taken per
+        // round. The in-process bare route runs on Flagmount's other side.
+        const rank = { inprocess: 0, flagmount: 1, ceiling: 2, spin: 3, unleash: 4 } as const;
+        const unitOf = (f: Framework) => targets.filter((t) => t.framework === f).sort((a, b) => rank[a.kind] - rank[b.kind]);
+        const units = [targets.filter((t) => !t.framework), ...frameworks.map(unitOf)];
+        const rounds = { connections, durationSec: duration, freeze, firstRound: run, totalRounds: runs, log: config.log };
+        const max = await interleavedRuns(units, 1, { ...rounds, slices });
+        append(maxRuns, max);
+        // Latency at a fixed, sustainable rate: a fraction of each system's own maximum in this run.
+        const paced = targets.filter((s) => s.kind === 'flagmount' || s.kind === 'unleash');
+        const rateOf = (id: string) => max.get(id)![0]!.rps * fixedFraction;
+        for (const s of paced) rates.set(s.id, [...(rates.get(s.id) ?? []), rateOf(s.id)]);
+        config.log(`  run ${run + 1}/${runs}: fixed rate, ${Math.round(fixedFraction * 100)} % of each system's maximum`);
+        append(fixedRuns, await interleavedRuns(paced, 1, { ...rounds, rateOf }));
+      } finally {
+        await Promise.all(set.map((s) => s.child.stop()));
+      }
+    }
+    const max = new Map([...maxRuns].map(([id, r]) => [id, summarize(r)]));
+    const fixed = new Map([...fixedRuns].map(([id, r]) => [id, summarize(r)]));
+    assertMostlyOk([...max, ...fixed]);
+    const rateOf = (id: string) => median(rates.get(id)!);
+    return report({ systems, max, fixed, rateOf, duration, runs, slices, connections, users, fixedFraction, spinMicros, flagsText: describeMix(flags) });
+  } finally {
+    await unleash?.child.stop();
+    await rm(dir, { recursive: true, force: true });
+    await dropSchema(UNLEASH_SCHEMA).catch(() => undefined);
+  }
+}
+
+/** One run's Flagmount systems: per framework Flagmount, its in-process bare route, its ceiling (and spin route). */
+async function startSet(frameworks: Framework[], flags: MixFlag[], contexts: BenchContext[], dir: string, spinMicros: number): Promise<System[]> {
+  await mkdir(dir, { recursive: true });
+  const set: System[] = [];
+  try {
     for (const framework of frameworks) {
       config.log(`  starting Flagmount on ${framework}, its ceiling and the ceiling's route in Flagmount's process…`);
       const flagmount = await startFlagmount(framework, flags, contexts, dir);
-      systems.push(flagmount, await startInProcessBare(flagmount), await startCeiling(flagmount));
+      set.push(flagmount, await startInProcessBare(flagmount), await startCeiling(flagmount));
       // The calibration route runs for the adapter the target is set for.
-      if (framework === 'fastify') systems.push(await startCeiling(flagmount, spinMicros));
+      if (framework === 'fastify') set.push(await startCeiling(flagmount, spinMicros));
     }
-    config.log(`  warm-up ${config.warmup()} s each, then ${runs} × ${duration} s per system, interleaved`);
-    await warmUp(systems, connections, config.warmup());
-    const targets = systems.map((s) => ({ ...s, pid: s.child.pid }));
-    const freeze = targets.map((t) => t.pid);
-    // Each Flagmount runs right next to its ceiling (see interleavedRuns): its share of the ceiling is taken per round.
-    // The in-process bare route runs on Flagmount's other side.
-    const rank = { inprocess: 0, flagmount: 1, ceiling: 2, spin: 3, unleash: 4 } as const;
-    const unitOf = (f: Framework) => targets.filter((t) => t.framework === f).sort((a, b) => rank[a.kind] - rank[b.kind]);
-    const units = [targets.filter((t) => !t.framework), ...frameworks.map(unitOf)];
-    const max = new Map(
-      [...(await interleavedRuns(units, runs, { connections, durationSec: duration, freeze, slices, log: config.log }))].map(([id, r]) => [id, summarize(r)]),
-    );
-
-    // Latency at a fixed, sustainable rate: a fraction of each system's own maximum.
-    const paced = targets.filter((s) => s.kind === 'flagmount' || s.kind === 'unleash');
-    const rateOf = (id: string) => max.get(id)!.rps * fixedFraction;
-    config.log(`  fixed rate: ${Math.round(fixedFraction * 100)} % of each system's maximum`);
-    const fixed = new Map(
-      [...(await interleavedRuns(paced, runs, { connections, durationSec: duration, rateOf, freeze, log: config.log }))].map(([id, r]) => [id, summarize(r)]),
-    );
-    assertMostlyOk([...max, ...fixed]);
-    return report({ systems, max, fixed, rateOf, duration, runs, slices, connections, users, fixedFraction, spinMicros, flagsText: describeMix(flags) });
-  } finally {
-    await Promise.all(systems.map((s) => s.child.stop()));
-    await rm(dir, { recursive: true, force: true });
-    await dropSchema(UNLEASH_SCHEMA).catch(() => undefined);
+    return set;
+  } catch (error) {
+    await Promise.all(set.map((s) => s.child.stop()));
+    throw error;
   }
 }
 
@@ -186,7 +219,8 @@ function report(input: ReportInput): BenchResult {
     'Before timing, each system was checked to serve the same flags: for 12 contexts the enabled set of every constant, attribute and segment flag equals the expected one on Flagmount and on Unleash. Rollout flags use each system\'s own hash (Reflag\'s SHA-256 bucket, Unleash\'s murmur3 stickiness), so which users fall in a rollout differs; the share does not.',
     `Response sizes differ by design: Flagmount's /features/evaluated answers every flag with its evaluation details (${systems.find((s) => s.kind === 'flagmount')?.responseBytes ?? '?'} bytes here), Unleash's frontend API lists only the enabled toggles (${systems.find((s) => s.kind === 'unleash')!.responseBytes} bytes).`,
     'Fixed-rate latency is measured the way wrk measures it, from each request\'s actual send: when the server falls behind, the pacing waits instead of queueing, so p99 at a fixed rate is not corrected for coordinated omission (wrk2 would be; it is not packaged).',
-    'Each server runs in its own child process; all of them stay up, and during each run every server but the one under load is stopped (SIGSTOP, resumed after): idle servers still wake up (Unleash runs scheduled jobs), which showed in the tail latency of the system under load. 2-core machine: the load generator and the server share it, so absolute numbers are machine-bound and the ratios are the result.',
+    'Each server runs in its own child process. Every run starts its own Flagmount processes, ceilings and busy-loop route (a new SQLite file, seeded again, warmed up again); Unleash starts once. During each turn every server but the one under load is stopped (SIGSTOP, resumed after): idle servers still wake up (Unleash runs scheduled jobs), which showed in the tail latency of the system under load. 2-core machine: the load generator and the server share it, so absolute numbers are machine-bound and the ratios are the result.',
+    "The fixed rate of a run is the stated fraction of that system's maximum in the same run (its processes do not outlive the run); the table's target is the median of the runs' targets.",
   );
 
   return {
@@ -196,7 +230,7 @@ function report(input: ReportInput): BenchResult {
       `(each with plan, country and a company with a tier), through Flagmount mounted in Express, Koa and Fastify (SQLite store), ` +
       `vs Unleash 7.5.1's \`GET /api/frontend?userId=…&plan=…\` (frontend token, Postgres, own schema, configured through its admin API), ` +
       `vs a bare route of each framework answering Flagmount's bytes (the ceiling), and that same route registered in Flagmount's host app next to the mount (at \`/fixed\`, same process), and for Fastify that route after a busy loop of ${input.spinMicros} µs per request (a path of known cost, for scale). Load: ${describeLoadTool()}, ${input.connections} connections, ` +
-      `${input.duration} s per run, ${input.runs} runs per system interleaved, median reported; each Flagmount runs right between its in-process bare route and its ceiling (the order swapped every other round)${input.slices > 1 ? `, the systems of one framework taking ${input.slices} turns of ${(input.duration / input.slices).toFixed(1)} s each within a run at the maximum rate (its rate: requests over time; its p50/p99: the median of its turns')` : ''}, and its share of the ceiling is the median of the rounds' shares; then the same at a fixed ${pct(input.fixedFraction)} of each system's own maximum.`,
+      `${input.duration} s per run, ${input.runs} runs per system interleaved, each in fresh processes, median reported; each Flagmount runs right between its in-process bare route and its ceiling (the order swapped every other round)${input.slices > 1 ? `, the systems of one framework taking ${input.slices} turns of ${(input.duration / input.slices).toFixed(1)} s each within a run at the maximum rate (its rate: requests over time; its p50/p99: the median of its turns')` : ''}, and its share of the ceiling is the median of the rounds' shares; then the same at a fixed ${pct(input.fixedFraction)} of each system's own maximum.`,
     tables: [
       { title: `Maximum rate (closed loop, ${input.connections} connections), median of ${input.runs} runs`, columns: ['System', 'req/s', 'p50 ms', 'p99 ms', 'vs Unleash', 'of ceiling', 'body bytes', 'runs (req/s)'], rows: maxRows },
       { title: `Fixed rate (${pct(input.fixedFraction)} of each system's maximum), median of ${input.runs} runs`, columns: ['System', 'target req/s', 'req/s', 'p50 ms', 'p99 ms', `p99 < ${TARGET_P99_MS} ms`], rows: fixedRows },

@@ -27,6 +27,12 @@ export interface RoundOptions {
    * the median of the slices'). Default 1: one stretch each.
    */
   slices?: number;
+  /**
+   * The round this call starts at, and the rounds in all, when a benchmark makes its rounds one call at a time (a
+   * fresh set of servers per round): the order keeps rotating as if it were one call, and the log counts all rounds.
+   */
+  firstRound?: number;
+  totalRounds?: number;
 }
 
 function signalAll(pids: readonly number[], signal: NodeJS.Signals): void {
@@ -53,26 +59,28 @@ export async function interleavedRuns(
 ): Promise<Map<string, LoadResult[]>> {
   const groups = units.map((unit) => (Array.isArray(unit) ? (unit as readonly Target[]) : [unit as Target]));
   const results = new Map<string, LoadResult[]>(groups.flat().map((t) => [t.id, []]));
-  for (let round = 0; round < runs; round++) {
+  const first = options.firstRound ?? 0;
+  const total = options.totalRounds ?? first + runs;
+  for (let round = first; round < first + runs; round++) {
     for (let i = 0; i < groups.length; i++) {
       const group = groups[(i + round) % groups.length]!;
       const ordered = round % 2 === 0 ? group : [...group].reverse();
       const slices = group.length > 1 ? Math.max(1, Math.round(options.slices ?? 1)) : 1;
       if (slices === 1) {
-        for (const target of ordered) results.get(target.id)!.push(await runTarget(target, round, runs, options));
+        for (const target of ordered) results.get(target.id)!.push(await runTarget(target, round, total, options));
         continue;
       }
       const parts = new Map<string, LoadResult[]>(group.map((t) => [t.id, []]));
       const sliceOptions = { ...options, durationSec: options.durationSec / slices, log: undefined };
       for (let slice = 0; slice < slices; slice++) {
         for (const target of slice % 2 === 0 ? ordered : [...ordered].reverse()) {
-          parts.get(target.id)!.push(await runTarget(target, round, runs, sliceOptions));
+          parts.get(target.id)!.push(await runTarget(target, round, total, sliceOptions));
         }
       }
       for (const target of ordered) {
         const merged = mergeSlices(parts.get(target.id)!);
         results.get(target.id)!.push(merged);
-        logRun(options, target, round, runs, merged, `, ${slices} slices`);
+        logRun(options, target, round, total, merged, `, ${slices} slices`);
       }
     }
   }
