@@ -46,7 +46,7 @@ export default flagmountFastify;
 
 async function routes(scope: FastifyInstance, mount: Mount): Promise<void> {
   // Keep the host's JSON parser (its result arrives parsed); any other content type, or a host that removed the
-  // parsers, reaches the core as text, which answers 415/400 itself.
+  // parsers, reaches the core as text, which answers 400 itself.
   if (!scope.hasContentTypeParser('*')) {
     scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, new RawText(String(body))));
   }

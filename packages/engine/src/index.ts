@@ -1,7 +1,7 @@
 export { compileSnapshot } from './compile.js';
 export { rolloutHash } from './targeting/rollout.js';
 export { rolloutHashImplementation } from './targeting/sha256-block.js';
-export { validateFilter, type FilterIssue } from './schema/validate-filter.js';
+export { validateFilter, type FilterCheckOptions, type FilterIssue } from './schema/validate-filter.js';
 export {
   CONTEXT_OPERATORS,
   ContextOperatorSchema,

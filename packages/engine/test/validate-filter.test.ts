@@ -37,6 +37,19 @@ describe('validateFilter', () => {
     expect(validateFilter(ctx('user.x', operator, values))).toEqual([{ path: 'values', message }]);
   });
 
+  it('holds a rollout key to the flag key, or to none for a segment', () => {
+    const rollout = (key?: string): Filter => ({ type: 'rolloutPercentage', ...(key === undefined ? {} : { key }), partialRolloutAttribute: 'user.id', partialRolloutThreshold: 5 });
+    const inGroup = (key?: string): Filter => ({ type: 'negation', filter: rollout(key) });
+    expect(validateFilter(inGroup('other'))).toEqual([]);
+    expect(validateFilter(inGroup('f'), { rolloutKey: 'f' })).toEqual([]);
+    expect(validateFilter(inGroup(), { rolloutKey: 'f' })).toEqual([]);
+    expect(validateFilter(inGroup('other'), { rolloutKey: 'f' })).toEqual([
+      { path: 'filter.key', message: 'must be the flag key "f" when present: a rollout hashes with its flag\'s key' },
+    ]);
+    expect(validateFilter(inGroup(), { rolloutKey: null })).toEqual([]);
+    expect(validateFilter(inGroup('f'), { rolloutKey: null }).map((i) => i.path)).toEqual(['filter.key']);
+  });
+
   it('checks the threshold range, relative to the filter', () => {
     const filter: Filter = {
       type: 'negation',

@@ -25,10 +25,12 @@ for (const bodyParser of ['before', 'after', 'none'] as const) {
       expect(await res.json()).toMatchObject({ kind: 'none', body: null });
     });
 
-    it('answers a non-JSON content type with 415 and the error body', async () => {
+    it('answers a non-JSON content type with 400 and the error body', async () => {
       const res = await host().fetch('/flags/echo', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hello' });
-      expect(res.status).toBe(415);
-      expect(isErrorBody(await res.json(), 'invalid_request')).toBe(true);
+      expect(res.status).toBe(400);
+      const body = await res.json();
+      expect(isErrorBody(body, 'invalid_request')).toBe(true);
+      expect(body.issues).toEqual({ '': ['Content-Type must be application/json'] });
     });
 
     it.skipIf(bodyParser === 'none')('leaves the host routes to the host parser', async () => {

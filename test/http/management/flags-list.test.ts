@@ -111,16 +111,22 @@ forEachAdapter((harness) => {
       expectError(await list(h, { envId: 'ennope' }), 400, 'not_possible', 'envId');
     });
 
-    it('marks an old flag without checks stale unless permanent; filters by stale', async () => {
+    it('marks a flag without recent checks stale, new ones too, unless permanent or archived; filters by stale', async () => {
       const h = harness();
       await seed(h);
-      const old = new Date(Date.now() - 40 * DAY).toISOString();
-      const row = (await h.storage.flags.getByKey(h.appId, 'alpha'))!;
-      await h.storage.flags.insert({ ...row, id: 'flold000000001', key: 'ancient', createdAt: old, updatedAt: old });
-      await h.storage.flags.insert({ ...row, id: 'flold000000002', key: 'ancient-permanent', permanent: true, createdAt: old, updatedAt: old });
-      expect(keysOf((await list(h, { stale: true })).body)).toEqual(['ancient']);
-      expect((await list(h, { stale: false })).body.totalCount).toBe(6);
-      expect(keysOf((await list(h, { sortBy: 'stale', sortOrder: 'desc' })).body)[0]).toBe('ancient');
+      const recent = new Date(Date.now() - DAY).toISOString();
+      const longAgo = new Date(Date.now() - 40 * DAY).toISOString();
+      await h.storage.stats.mergeFlagDailyStats([
+        { envId: h.envs.production.id, flagKey: 'alpha', day: recent.slice(0, 10), checkCount: 1, trackCount: 0, lastCheckAt: recent, lastTrackAt: null },
+        { envId: h.envs.production.id, flagKey: 'bravo', day: longAgo.slice(0, 10), checkCount: 1, trackCount: 0, lastCheckAt: longAgo, lastTrackAt: null },
+      ]);
+      const flagId = async (key: string) => (await h.storage.flags.getByKey(h.appId, key))!.id;
+      await h.request('PATCH', `/apps/${h.appId}/flags/${await flagId('charlie')}`, { body: { permanent: true } });
+      await h.request('PATCH', `/apps/${h.appId}/flags/${await flagId('delta')}`, { body: { isArchived: true } });
+      // alpha: checked yesterday; bravo: last checked 40 days ago; echo: never checked (created just now).
+      expect(keysOf((await list(h, { stale: true })).body)).toEqual(['bravo', 'echo']);
+      expect(keysOf((await list(h, { stale: false })).body)).toEqual(['alpha', 'charlie', 'delta']);
+      expect(keysOf((await list(h, { sortBy: 'stale', sortOrder: 'desc' })).body).slice(0, 2).sort()).toEqual(['bravo', 'echo']);
     });
 
     it('sets rolledOutToEveryoneAt when production serves everyone, clears it otherwise; sorts by environmentStatus', async () => {

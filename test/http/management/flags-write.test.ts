@@ -24,7 +24,7 @@ forEachAdapter((harness) => {
       expect(res.status).toBe(200);
       expectSchema(FlagMutationResponseSchema, res.body);
       const { flag, flagStateVersions } = res.body;
-      expect(flag).toMatchObject({ key: 'new-checkout', name: 'New checkout', archived: false, permanent: false, stale: false, codeRefsCleanedUp: false, noRecentChecks: true });
+      expect(flag).toMatchObject({ key: 'new-checkout', name: 'New checkout', archived: false, permanent: false, stale: true, codeRefsCleanedUp: false, noRecentChecks: true });
       expect(flag).not.toHaveProperty('description');
       expect(flag).not.toHaveProperty('stage');
       expect(flag).not.toHaveProperty('owner');
@@ -160,6 +160,24 @@ forEachAdapter((harness) => {
           const res = await h.request('PATCH', `/apps/${h.appId}/flags/${flag.id}`, { body });
           expect(res.status).toBe(200);
           expectSchema(FlagMutationResponseSchema, res.body);
+          expect(res.body.flagStateVersions).toEqual(flagStateVersions);
+        }
+      });
+    });
+
+    it('stores a lone surrogate as U+FFFD, answers what it stored, and a repeat changes nothing', async () => {
+      const h = harness();
+      const created = await h.request('POST', `/apps/${h.appId}/flags`, { rawBody: '{"key":"sur","name":"n\\ud800","description":"d\\udc00x"}' });
+      expect(created.status).toBe(200);
+      expect(created.body.flag).toMatchObject({ name: 'n\ufffd', description: 'd\ufffdx' });
+      const { flag, flagStateVersions } = created.body;
+      const listed = (await h.request('GET', `/apps/${h.appId}/flags`)).body.data.find((f: { key: string }) => f.key === 'sur');
+      expect(listed).toMatchObject({ name: 'n\ufffd', description: 'd\ufffdx' });
+      await expectNothingStored(h, async () => {
+        for (let i = 0; i < 2; i++) {
+          const res = await h.request('PATCH', `/apps/${h.appId}/flags/${flag.id}`, { rawBody: '{"name":"n\\ud800"}' });
+          expect(res.status).toBe(200);
+          expect(res.body.flag.name).toBe('n\ufffd');
           expect(res.body.flagStateVersions).toEqual(flagStateVersions);
         }
       });

@@ -94,6 +94,13 @@ forEachAdapter((harness) => {
           'invalid_request',
         );
         expectError(await h.request('POST', segments(h), { body: { name: '', filter: VIP } }), 400, 'invalid_request', 'name');
+        // A segment serves many flags: its rollouts hash with each flag's key, so it names none.
+        expectError(
+          await h.request('POST', segments(h), { body: { name: 'x', filter: { type: 'rolloutPercentage', key: 'k', partialRolloutAttribute: 'company.id', partialRolloutThreshold: 5000 } } }),
+          400,
+          'invalid_request',
+          'filter.key',
+        );
       });
     });
 

@@ -64,6 +64,15 @@ forEachAdapter((harness) => {
       expect(res.body.targeting.rules).toEqual([{ segmentId: all, filter: { type: 'constant', value: true } }]);
     });
 
+    it('serves every rollout with key = the flag key, whether sent or left out', async () => {
+      const h = harness();
+      await createFlag(h, { key: 'k' });
+      const rules = [{ filter: HALF }, { filter: { ...HALF, key: 'k' } }];
+      expect((await h.request('PUT', path(h), { body: { rules } })).status).toBe(200);
+      const served = (await h.request('GET', '/features', { key: h.envs.production.secretKey })).body.features.find((f: { key: string }) => f.key === 'k');
+      expect(served.targeting.rules.map((r: { filter: { key?: string } }) => r.filter.key)).toEqual(['k', 'k']);
+    });
+
     it('validates rules, segments and variants, storing nothing', async () => {
       const h = harness();
       await createFlag(h, { key: 'k' });
@@ -72,6 +81,8 @@ forEachAdapter((harness) => {
         expectError(await put({}), 400, 'invalid_request', 'rules');
         expectError(await put({ rules: [{ filter: { ...PRO, values: [] } }] }), 400, 'invalid_request', 'rules.0.filter.values');
         expectError(await put({ rules: [{ filter: { ...HALF, partialRolloutThreshold: 100001 } }] }), 400, 'invalid_request');
+        expectError(await put({ rules: [{ filter: { type: 'group', operator: 'or', filters: [PRO, { ...HALF, key: 'other' }] } }] }), 400, 'invalid_request', 'rules.0.filter.filters.1.key');
+        expectError(await put({ rules: [], config: { variants: [{ key: 'a', payload: 1, filter: { ...HALF, key: 'other' } }] } }), 400, 'invalid_request', 'config.variants.0.filter.key');
         expectError(await put({ rules: [{ filter: PRO, extra: 1 }] }), 400, 'invalid_request');
         expectError(await put({ rules: [{ filter: PRO, segmentId: 'sgnope' }] }), 400, 'not_possible', 'rules.0.segmentId');
         expectError(

@@ -25,7 +25,7 @@ forEachAdapter((h) => {
     });
 
     it('400 for a missing/empty userId, an array id, non-object attributes, a bad timestamp, a non-JSON body', async () => {
-      for (const body of [{}, { userId: '' }, { userId: ['u'] }, { userId: 'u', attributes: [] }, { userId: 'u', attributes: 'x' }, { userId: 'u', timestamp: 'yesterday' }, []]) {
+      for (const body of [{}, { userId: '' }, { userId: ['u'] }, { userId: 'u', attributes: [] }, { userId: 'u', attributes: 'x' }, { userId: 'u', timestamp: 'yesterday' }, { userId: 'u', timestamp: '2023-02-29T10:00:00Z' }, []]) {
         const res = await post('/user', body);
         expect(res.status, JSON.stringify(body)).toBe(400);
         expect(res.body.error.code).toBe('invalid_request');

@@ -60,7 +60,6 @@ const STATUS_CODES: Record<number, string[]> = {
   404: ['not_found'],
   405: ['not_allowed'],
   413: ['invalid_request'],
-  415: ['invalid_request'],
   503: ['not_available'],
 };
 

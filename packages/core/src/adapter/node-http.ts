@@ -1,5 +1,6 @@
 import { ServerResponse, validateHeaderName, validateHeaderValue, type IncomingMessage } from 'node:http';
 import { errorResponse } from '../http/handler.js';
+import { notJsonError } from '../http/read-body.js';
 import { HttpError, invalidRequest } from '../http/http-error.js';
 import { queryPairs } from '../http/query-string.js';
 import type { CoreRequest, CoreResponse, RequestBody } from '../http/types.js';
@@ -67,7 +68,7 @@ const declaredLength = (req: IncomingMessage) => Number(req.headers['content-len
  *
  * Some parsers set an empty object without reading anything (Express 4's body-parser, `@koa/bodyparser` for a
  * content type it skips), so a parsed value counts only once the stream has been consumed; otherwise the bytes
- * are still there and are read here, and the core answers 415/400 exactly as with no host parser.
+ * are still there and are read here, and the core answers 400 exactly as with no host parser.
  *
  * Synchronous unless there are bytes to read (then a promise); a body over `limit` throws or rejects with
  * `BodyTooLargeError`. `await` it either way.
@@ -233,7 +234,7 @@ export function unreadableRequestResponse(error: unknown): CoreResponse {
   if (error instanceof BodyTooLargeError || status === 413) {
     return errorResponse(new HttpError(413, 'invalid_request', 'Request body is too large'));
   }
-  if (status === 415) return errorResponse(new HttpError(415, 'invalid_request', 'Content-Type must be application/json'));
+  if (status === 415) return errorResponse(notJsonError());
   if (status === 400) {
     return errorResponse(invalidRequest('Request body is not valid JSON', { '': ['Request body is not valid JSON'] }));
   }

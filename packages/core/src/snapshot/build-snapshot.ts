@@ -67,11 +67,14 @@ function shared<T extends object>(value: T): T {
   return value;
 }
 
-/** Fills the rollout `key` (the flag key) wherever a rollout filter omits it, so every client hashes alike. */
+/**
+ * Every rollout filter as served carries `key` = the flag key (architecture.md), so every client hashes alike:
+ * filled in where it was left out, and set over whatever a segment's filter stored before segments refused one.
+ */
 export function withRolloutKeys(filter: Filter, flagKey: string): Filter {
   switch (filter.type) {
     case 'rolloutPercentage':
-      return filter.key ? filter : { ...filter, key: flagKey };
+      return filter.key === flagKey ? filter : { ...filter, key: flagKey };
     case 'group':
       return { ...filter, filters: filter.filters.map((f) => withRolloutKeys(f, flagKey)) };
     case 'negation':

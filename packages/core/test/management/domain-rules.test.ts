@@ -112,11 +112,11 @@ describe('flag header', () => {
     expect(hasNoRecentChecks(daysAgo(31), NOW, 30)).toBe(true);
   });
 
-  it('stale: not for permanent, archived or young flags; yes for old unchecked or long rolled-out ones', () => {
+  it('stale: not for permanent or archived flags; yes for unchecked (new ones too) or long rolled-out ones', () => {
     expect(isStale(flag(), true, NOW, 30)).toBe(true);
     expect(isStale(flag({ permanent: true }), true, NOW, 30)).toBe(false);
     expect(isStale(flag({ archived: true }), true, NOW, 30)).toBe(false);
-    expect(isStale(flag({ createdAt: daysAgo(2) }), true, NOW, 30)).toBe(false);
+    expect(isStale(flag({ createdAt: daysAgo(2) }), true, NOW, 30)).toBe(true);
     expect(isStale(flag(), false, NOW, 30)).toBe(false);
     expect(isStale(flag({ rolledOutToEveryoneAt: daysAgo(31) }), false, NOW, 30)).toBe(true);
     expect(isStale(flag({ rolledOutToEveryoneAt: daysAgo(29) }), false, NOW, 30)).toBe(false);

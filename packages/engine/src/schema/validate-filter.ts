@@ -65,7 +65,15 @@ function checkContext(filter: Record<string, unknown>, path: string, issues: Fil
   if (message) issues.push({ path: valuesPath, message });
 }
 
-function checkRollout(filter: Record<string, unknown>, path: string, issues: FilterIssue[]): void {
+/**
+ * What a rollout filter's `key` may be: any non-empty string (undefined), exactly this flag key or left out (a
+ * string), or left out only (null: a segment's filter, whose rollouts take the key of each flag that uses it).
+ */
+export interface FilterCheckOptions {
+  rolloutKey?: string | null;
+}
+
+function checkRollout(filter: Record<string, unknown>, path: string, issues: FilterIssue[], options: FilterCheckOptions): void {
   checkField(filter.partialRolloutAttribute, join(path, 'partialRolloutAttribute'), issues);
   const threshold = filter.partialRolloutThreshold;
   if (!Number.isInteger(threshold) || (threshold as number) < 0 || (threshold as number) > ROLLOUT_THRESHOLD_MAX) {
@@ -74,12 +82,18 @@ function checkRollout(filter: Record<string, unknown>, path: string, issues: Fil
       message: `must be an integer from 0 to ${ROLLOUT_THRESHOLD_MAX} (0 nobody, ${ROLLOUT_THRESHOLD_MAX} everyone)`,
     });
   }
-  if (filter.key !== undefined && (typeof filter.key !== 'string' || filter.key === '')) {
-    issues.push({ path: join(path, 'key'), message: 'must be a non-empty string (the flag key) when present' });
+  const key = filter.key;
+  if (key === undefined) return;
+  const expected = options.rolloutKey;
+  if (expected === null) {
+    issues.push({ path: join(path, 'key'), message: "must be left out: a segment's rollout hashes with the key of each flag that uses it" });
+  } else if (typeof key !== 'string' || key === '' || (expected !== undefined && key !== expected)) {
+    const what = expected === undefined ? 'a non-empty string (the flag key)' : `the flag key ${JSON.stringify(expected)}`;
+    issues.push({ path: join(path, 'key'), message: `must be ${what} when present: a rollout hashes with its flag's key` });
   }
 }
 
-function check(filter: unknown, path: string, issues: FilterIssue[]): void {
+function check(filter: unknown, path: string, issues: FilterIssue[], options: FilterCheckOptions): void {
   if (typeof filter !== 'object' || filter === null || Array.isArray(filter)) {
     issues.push({ path, message: 'must be a filter object' });
     return;
@@ -93,17 +107,17 @@ function check(filter: unknown, path: string, issues: FilterIssue[]): void {
       if (!Array.isArray(node.filters)) {
         issues.push({ path: join(path, 'filters'), message: 'must be an array of filters' });
       } else {
-        node.filters.forEach((child, i) => check(child, join(join(path, 'filters'), i), issues));
+        node.filters.forEach((child, i) => check(child, join(join(path, 'filters'), i), issues, options));
       }
       return;
     case 'negation':
-      check(node.filter, join(path, 'filter'), issues);
+      check(node.filter, join(path, 'filter'), issues, options);
       return;
     case 'context':
       checkContext(node, path, issues);
       return;
     case 'rolloutPercentage':
-      checkRollout(node, path, issues);
+      checkRollout(node, path, issues, options);
       return;
     case 'constant':
       if (typeof node.value !== 'boolean') issues.push({ path: join(path, 'value'), message: 'must be a boolean' });
@@ -117,8 +131,8 @@ function check(filter: unknown, path: string, issues: FilterIssue[]): void {
 }
 
 /** Every semantic problem of a filter tree; an empty array means the filter is valid. */
-export function validateFilter(filter: Filter): FilterIssue[] {
+export function validateFilter(filter: Filter, options: FilterCheckOptions = {}): FilterIssue[] {
   const issues: FilterIssue[] = [];
-  check(filter, '', issues);
+  check(filter, '', issues, options);
   return issues;
 }

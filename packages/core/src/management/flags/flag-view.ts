@@ -65,16 +65,15 @@ export function hasNoRecentChecks(lastCheckAt: string | null, now: Date, days: n
 }
 
 /**
- * Stale: not permanent, not archived, and either no recent checks or rolled out to everyone in production for
- * `staleAfterDays` days. A flag younger than that window is never stale for lack of checks: a flag created this
- * morning has had no chance to be checked, and calling it stale would only teach people to ignore the marker.
+ * Stale (architecture.md): not permanent, not archived, and either no recent checks or rolled out to everyone in
+ * production for `staleAfterDays` days. A flag nobody has checked yet is stale too: the marker says "no code
+ * reads this", which holds for a flag created this morning as well.
  */
 export function isStale(flag: FlagRecord, noRecentChecks: boolean, now: Date, days: number): boolean {
   if (flag.permanent || flag.archived) return false;
   const windowStart = now.getTime() - days * DAY_MS;
-  const oldEnough = Date.parse(flag.createdAt) <= windowStart;
   const rolledOutLongAgo = flag.rolledOutToEveryoneAt !== null && Date.parse(flag.rolledOutToEveryoneAt) <= windowStart;
-  return (noRecentChecks && oldEnough) || rolledOutLongAgo;
+  return noRecentChecks || rolledOutLongAgo;
 }
 
 /** Flag header: optional fields are omitted (never null), as the spec's schema has them. */

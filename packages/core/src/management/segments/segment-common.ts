@@ -3,10 +3,13 @@ import { addIssue, invalidRequest, notFound, notPossible, type Issues } from '..
 import type { Repositories } from '../../storage/port.js';
 import type { AppRecord, SegmentRecord } from '../../storage/records.js';
 
-/** Semantic filter checks (arity, thresholds, field paths) the schema cannot express → 400 invalid_request. */
+/**
+ * Semantic filter checks (arity, thresholds, field paths, no rollout `key`: a segment's rollout hashes with the key
+ * of each flag using it) the schema cannot express → 400 invalid_request.
+ */
 export function checkFilter(filter: Filter, prefix: string): void {
   const issues: Issues = {};
-  for (const issue of validateFilter(filter)) addIssue(issues, issue.path ? `${prefix}.${issue.path}` : prefix, issue.message);
+  for (const issue of validateFilter(filter, { rolloutKey: null })) addIssue(issues, issue.path ? `${prefix}.${issue.path}` : prefix, issue.message);
   if (Object.keys(issues).length) throw invalidRequest('Invalid filter', issues);
 }
 

@@ -10,11 +10,14 @@ import { refreshRolloutState } from './everyone.js';
 import { emptyTargeting, toTargeting } from './targeting-view.js';
 
 
-/** Filter semantics the schema cannot express, and unique variant keys, → 400 invalid_request with field paths. */
-function checkBody(body: PutTargetingBody): void {
+/**
+ * Filter semantics the schema cannot express (a rollout's `key`, when sent, is the flag's: architecture.md), and
+ * unique variant keys, → 400 invalid_request with field paths.
+ */
+function checkBody(body: PutTargetingBody, flagKey: string): void {
   const issues: Issues = {};
   const report = (prefix: string, filter: Parameters<typeof validateFilter>[0]) => {
-    for (const issue of validateFilter(filter)) addIssue(issues, issue.path ? `${prefix}.${issue.path}` : prefix, issue.message);
+    for (const issue of validateFilter(filter, { rolloutKey: flagKey })) addIssue(issues, issue.path ? `${prefix}.${issue.path}` : prefix, issue.message);
   };
   body.rules.forEach((rule, i) => report(`rules.${i}.filter`, rule.filter));
   const seen = new Set<string>();
@@ -43,7 +46,7 @@ export const putTargetingRoute = defineRoute({
   body: PutTargetingBodySchema,
   response: TargetingMutationResponseSchema,
   async handle({ params, body, principal, services }) {
-    checkBody(body);
+    checkBody(body, params.flagKey);
     const app = await loadApp(services.storage, principal, params.appId);
     const { result, versions } = await mutate(services, actorOf(principal), async (tx) => {
       const [flag, env] = await Promise.all([loadFlagByKey(tx, app, params.flagKey), loadEnvironment(tx, app, params.envId)]);
