@@ -101,11 +101,15 @@ describeWithChromium('dashboard in headless Chromium', () => {
           operator: 'and',
           filters: [
             { type: 'context', field: 'company.plan', operator: 'IS', values: ['enterprise'] },
-            { type: 'rolloutPercentage', partialRolloutAttribute: 'user.id', partialRolloutThreshold: 100_000 },
+            // The server fills in the rollout's key (the flag's) that the form leaves out.
+            { type: 'rolloutPercentage', key: 'checkout-v2', partialRolloutAttribute: 'user.id', partialRolloutThreshold: 100_000 },
           ],
         },
       },
     ]);
+    // Read back with its key, the rollout is still one the form shows and edits.
+    await page.reload();
+    await expect.poll(() => page.locator('.rule').last().locator('.percent').inputValue()).toBe('100');
     await page.screenshot({ path: artifactPath('dashboard-flag.png'), fullPage: true });
   });
 

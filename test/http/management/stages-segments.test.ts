@@ -68,17 +68,25 @@ forEachAdapter((harness) => {
       const list = await h.request('GET', segments(h));
       expectSchema(ListSegmentsResponseSchema, list.body);
       expect(list.body.data).toEqual([expect.objectContaining({ name: 'All', type: 'all', filter: { type: 'constant', value: true } })]);
+      // Every segment change (create, update, delete) advances every environment once (architecture.md).
+      const bumped = (from: Record<string, number>) => Object.fromEntries(Object.entries(from).map(([env, v]) => [env, v + 1]));
+      const v0 = await versions(h);
       const created = await h.request('POST', segments(h), { body: { name: 'VIP', filter: VIP } });
       expect(created.status).toBe(200);
       expectSchema(SegmentMutationResponseSchema, created.body);
       expect(created.body.segment).toMatchObject({ name: 'VIP', type: 'custom', filter: VIP });
+      expect(created.body.flagStateVersions).toEqual(bumped(v0));
       const id = created.body.segment.id;
       const read = await h.request('GET', `${segments(h)}/${id}`);
       expectSchema(SegmentSchema, read.body);
       const updated = await h.request('PATCH', `${segments(h)}/${id}`, { body: { name: 'Very important' } });
       expectSchema(SegmentMutationResponseSchema, updated.body);
       expect(updated.body.segment.name).toBe('Very important');
+      expect(updated.body.flagStateVersions).toEqual(bumped(bumped(v0)));
+      const unchanged = await h.request('PATCH', `${segments(h)}/${id}`, { body: { name: 'Very important' } });
+      expect(unchanged.body.flagStateVersions).toEqual(bumped(bumped(v0)));
       expect((await h.request('DELETE', `${segments(h)}/${id}`)).body).toEqual({ id, deleted: true });
+      expect(await versions(h)).toEqual(bumped(bumped(bumped(v0))));
       expectError(await h.request('GET', `${segments(h)}/${id}`), 404, 'not_found');
     });
 

@@ -8,6 +8,7 @@ import type {
   StageRecord,
   StoredRule,
 } from '../storage/records.js';
+import { withRolloutKeys } from '../domain/rollout-keys.js';
 
 /** What a snapshot is built from: one environment's rows as read from the store. */
 export interface SnapshotSource {
@@ -65,23 +66,6 @@ function shared<T extends object>(value: T): T {
   sharedValues.set(key, new WeakRef(value));
   sharedValuesCleanup.register(value, key);
   return value;
-}
-
-/**
- * Every rollout filter as served carries `key` = the flag key (architecture.md), so every client hashes alike:
- * filled in where it was left out, and set over whatever a segment's filter stored before segments refused one.
- */
-export function withRolloutKeys(filter: Filter, flagKey: string): Filter {
-  switch (filter.type) {
-    case 'rolloutPercentage':
-      return filter.key === flagKey ? filter : { ...filter, key: flagKey };
-    case 'group':
-      return { ...filter, filters: filter.filters.map((f) => withRolloutKeys(f, flagKey)) };
-    case 'negation':
-      return { ...filter, filter: withRolloutKeys(filter.filter, flagKey) };
-    default:
-      return filter;
-  }
 }
 
 /** A stored rule as served: the segment's filter AND-ed in front of the rule's own. */

@@ -21,7 +21,7 @@ function ruleToModel(rule) {
   for (var i = 0; i < parts.length; i++) {
     var f = parts[i];
     if (f.type === 'context') model.conditions.push({ field: f.field, operator: f.operator, values: f.values.join(', ') });
-    else if (f.type === 'rolloutPercentage' && !model.rollout && !f.key) model.rollout = { attribute: f.partialRolloutAttribute, percent: f.partialRolloutThreshold / (ROLLOUT_MAX / 100) };
+    else if (f.type === 'rolloutPercentage' && !model.rollout) model.rollout = { attribute: f.partialRolloutAttribute, percent: f.partialRolloutThreshold / (ROLLOUT_MAX / 100) };
     else if (f.type === 'constant' && f.value === true && parts.length === 1) continue;
     else return { segmentId: model.segmentId, conditions: [], rollout: null, advanced: rule.filter };
   }

@@ -6,7 +6,7 @@ import { CreateSegmentBodySchema, SegmentMutationResponseSchema } from '../../sc
 import type { SegmentRecord } from '../../storage/records.js';
 import { actorOf, currentVersions, loadApp } from '../access.js';
 import { toSegment } from '../views.js';
-import { checkFilter } from './segment-common.js';
+import { checkFilter, segmentChangesFlagState } from './segment-common.js';
 
 /** Extension: create a custom segment. No rule references it yet, so no version moves. */
 export const createSegmentRoute = defineRoute({
@@ -23,13 +23,14 @@ export const createSegmentRoute = defineRoute({
   async handle({ params, body, principal, services }) {
     checkFilter(body.filter, 'filter');
     const app = await loadApp(services.storage, principal, params.appId);
-    const { result } = await mutate(services, actorOf(principal), async (tx) => {
+    const { result, versions } = await mutate(services, actorOf(principal), async (tx) => {
       const at = services.now().toISOString();
       const segment: SegmentRecord = { id: newId('sg'), appId: app.id, name: body.name, type: 'custom', filter: body.filter, createdAt: at, updatedAt: at };
       await tx.segments.insert(segment);
+      await segmentChangesFlagState(tx, app.id);
       tx.recordAudit({ appId: app.id, envId: null, action: 'segment.created', targetType: 'segment', targetId: segment.id, changeDescription: null, before: null, after: segment });
       return segment;
     });
-    return { segment: toSegment(result), flagStateVersions: await currentVersions(services.storage, app.id) };
+    return { segment: toSegment(result), flagStateVersions: { ...(await currentVersions(services.storage, app.id)), ...versions } };
   },
 });

@@ -4,7 +4,7 @@ import { defineRoute } from '../../http/route.js';
 import { DeletedSchema } from '../../schemas/common.js';
 import { SegmentParamsSchema } from '../../schemas/segment.js';
 import { actorOf, loadApp } from '../access.js';
-import { loadSegment, refuseAllSegment, segmentUsage } from './segment-common.js';
+import { loadSegment, refuseAllSegment, segmentChangesFlagState, segmentUsage } from './segment-common.js';
 
 /**
  * Extension: delete a segment that no rule uses (400 not_possible otherwise: a rule whose segment vanished would
@@ -32,6 +32,7 @@ export const deleteSegmentRoute = defineRoute({
         });
       }
       await tx.segments.delete(segment.id);
+      await segmentChangesFlagState(tx, app.id);
       tx.recordAudit({ appId: app.id, envId: null, action: 'segment.deleted', targetType: 'segment', targetId: segment.id, changeDescription: null, before: segment, after: null });
     });
     return { id: params.segmentId, deleted: true as const };

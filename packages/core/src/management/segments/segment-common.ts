@@ -1,5 +1,6 @@
 import { validateFilter, type Filter } from '@flagmount/engine';
 import { addIssue, invalidRequest, notFound, notPossible, type Issues } from '../../http/http-error.js';
+import type { MutationTx } from '../../domain/mutation.js';
 import type { Repositories } from '../../storage/port.js';
 import type { AppRecord, SegmentRecord } from '../../storage/records.js';
 
@@ -38,4 +39,14 @@ export async function segmentUsage(
     }
   }
   return usage;
+}
+
+/**
+ * A segment change, create and delete included, is a flag-state change of every environment of the app
+ * (architecture.md, flagStateVersion): one rule for all three, so a client waiting on versions never has to know
+ * whether a segment was in use.
+ */
+export async function segmentChangesFlagState(tx: MutationTx, appId: string): Promise<void> {
+  const envs = await tx.environments.listByApp(appId);
+  tx.changesFlagState(...envs.map((e) => e.id));
 }

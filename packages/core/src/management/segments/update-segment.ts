@@ -7,7 +7,7 @@ import { sameJson } from '../canonical-json.js';
 import { actorOf, currentVersions, loadApp } from '../access.js';
 import { refreshRolloutState } from '../targeting/everyone.js';
 import { toSegment } from '../views.js';
-import { checkFilter, loadSegment, refuseAllSegment, segmentUsage } from './segment-common.js';
+import { checkFilter, loadSegment, refuseAllSegment, segmentChangesFlagState, segmentUsage } from './segment-common.js';
 
 
 /**
@@ -47,8 +47,7 @@ export const updateSegmentRoute = defineRoute({
         }
         await refreshRolloutState(tx, app.id, at);
       }
-      const envs = await tx.environments.listByApp(app.id);
-      tx.changesFlagState(...envs.map((e) => e.id));
+      await segmentChangesFlagState(tx, app.id);
       const after = { ...before, ...patch };
       tx.recordAudit({ appId: app.id, envId: null, action: 'segment.updated', targetType: 'segment', targetId: before.id, changeDescription: null, before, after });
       return after;

@@ -1,4 +1,5 @@
 import { mutate } from '../../domain/mutation.js';
+import { withRolloutKeys } from '../../domain/rollout-keys.js';
 import { addIssue, invalidRequest, notPossible, type Issues } from '../../http/http-error.js';
 import { defineRoute } from '../../http/route.js';
 import { PutTargetingBodySchema, TargetingMutationResponseSchema, TargetingParamsSchema, type PutTargetingBody } from '../../schemas/targeting.js';
@@ -60,8 +61,11 @@ export const putTargetingRoute = defineRoute({
 
       const stored = await tx.targeting.get(flag.id, env.id);
       const before = stored ?? emptyTargeting(flag, env);
-      const rules: StoredRule[] = body.rules.map((r) => (r.segmentId ? { filter: r.filter, segmentId: r.segmentId } : { filter: r.filter }));
-      const variants = body.config?.variants ?? before.variants;
+      const rules: StoredRule[] = body.rules.map((r) => {
+        const filter = withRolloutKeys(r.filter, flag.key);
+        return r.segmentId ? { filter, segmentId: r.segmentId } : { filter };
+      });
+      const variants = body.config?.variants.map((v) => ({ ...v, filter: withRolloutKeys(v.filter, flag.key) })) ?? before.variants;
       const rulesChanged = !sameJson(rules, before.rules);
       const configChanged = !sameJson(variants, before.variants);
       if (!rulesChanged && !configChanged) return { flag, env, record: stored };
