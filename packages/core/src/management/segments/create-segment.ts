@@ -8,7 +8,7 @@ import { actorOf, currentVersions, loadApp } from '../access.js';
 import { toSegment } from '../views.js';
 import { checkFilter, segmentChangesFlagState } from './segment-common.js';
 
-/** Extension: create a custom segment. No rule references it yet, so no version moves. */
+/** Extension: create a custom segment; a segment change, so every environment advances once (segment-common). */
 export const createSegmentRoute = defineRoute({
   method: 'POST',
   path: '/apps/{appId}/segments',
