@@ -8,7 +8,7 @@ import { loadSegment, refuseAllSegment, segmentChangesFlagState, segmentUsage } 
 
 /**
  * Extension: delete a segment that no rule uses (400 not_possible otherwise: a rule whose segment vanished would
- * match nobody, silently switching the flag off). Unused, it is not served: no version moves.
+ * match nobody, silently switching the flag off). A segment change: every environment advances once.
  */
 export const deleteSegmentRoute = defineRoute({
   method: 'DELETE',
