@@ -101,6 +101,30 @@ describe('OFREP over HTTP', () => {
     }
   });
 
+  it('answers a body that is no evaluation request with PARSE_ERROR, a schema-refused context with INVALID_CONTEXT', async () => {
+    await createFlag(h, { key: 'beta', rules: [everyone] });
+    const raw = (path: string, rawBody: string, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
+      h.request('POST', path, { key: secret(), rawBody, headers });
+    for (const [rawBody, headers] of [['{bad', undefined], ['[]', undefined], ['null', undefined], ['{"context":{}}', { 'content-type': 'text/plain' }]] as const) {
+      const one = await raw('/ofrep/v1/evaluate/flags/beta', rawBody, headers);
+      expect(one.status, rawBody).toBe(400);
+      expect(one.body).toEqual({ key: 'beta', errorCode: 'PARSE_ERROR', errorDetails: expect.any(String) });
+      const all = await raw('/ofrep/v1/evaluate/flags', rawBody, headers);
+      expect(all.status, rawBody).toBe(400);
+      expect(all.body).toEqual({ errorCode: 'PARSE_ERROR', errorDetails: expect.any(String) });
+    }
+    const listContext = await raw('/ofrep/v1/evaluate/flags/beta', '{"context":[]}');
+    expect(listContext.body).toMatchObject({ key: 'beta', errorCode: 'INVALID_CONTEXT' });
+  });
+
+  it('answers 401 when no key is sent at all, 403 for a key it refuses', async () => {
+    await createFlag(h, { key: 'beta', rules: [everyone] });
+    const none = await h.request('POST', '/ofrep/v1/evaluate/flags/beta', { key: null, body: { context: {} } });
+    expect(none.status).toBe(401);
+    expect((await h.request('POST', '/ofrep/v1/evaluate/flags', { key: null, body: { context: {} } })).status).toBe(401);
+    expect((await single('beta', {}, 'not-a-key')).status).toBe(403);
+  });
+
   it('accepts the publishable key as well, hides secret flags from it, and refuses other keys with 403', async () => {
     await createFlag(h, { key: 'public', rules: [everyone] });
     await createFlag(h, { key: 'hidden', secret: true, rules: [everyone] });

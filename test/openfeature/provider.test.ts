@@ -103,6 +103,16 @@ describe('FlagmountProvider (in-process, @openfeature/server-sdk)', () => {
   });
 });
 
+/** Management writes through the instance's handler, as any caller would, with the bootstrap management key. */
+const managementCall = (instance: Flagmount) => (method: string, path: string, body?: unknown) =>
+  instance.handler({
+    method,
+    path,
+    query: [],
+    headers: { authorization: `Bearer ${instance.bootstrap!.managementKey}`, 'content-type': 'application/json' },
+    body: body === undefined ? { kind: 'none' } : { kind: 'parsed', value: body },
+  });
+
 describe('FlagmountProvider over a bare client, and per environment', () => {
   let instance: Flagmount;
   afterEach(async () => {
@@ -115,15 +125,7 @@ describe('FlagmountProvider over a bare client, and per environment', () => {
     const app = instance.bootstrap!;
     const prod = app.environments.find((e) => e.name === 'Production')!;
     const services = instance.services;
-    // Management writes go through the handler, as any caller would.
-    const call = (method: string, path: string, body?: unknown) =>
-      instance.handler({
-        method,
-        path,
-        query: [],
-        headers: { authorization: `Bearer ${app.managementKey}`, 'content-type': 'application/json' },
-        body: body === undefined ? { kind: 'none' } : { kind: 'parsed', value: body },
-      });
+    const call = managementCall(instance);
     expect((await call('POST', `/apps/${app.appId}/flags`, { key: 'only-prod', name: 'Only prod' })).status).toBe(200);
     expect((await call('PUT', `/apps/${app.appId}/flags/only-prod/targeting/${prod.id}`, { rules: [{ filter: everyone }] })).status).toBe(200);
     expect(services.snapshots.get(prod.id)!.flags.has('only-prod')).toBe(true);
@@ -131,10 +133,34 @@ describe('FlagmountProvider over a bare client, and per environment', () => {
     await OpenFeature.setProviderAndWait('bare', new FlagmountProvider(instance.clientFor('Production')));
     expect(await OpenFeature.getClient('bare').getBooleanValue('only-prod', false)).toBe(true);
     expect(await OpenFeature.getClient('bare').getBooleanDetails('missing', false)).toMatchObject({ errorCode: ErrorCode.FLAG_NOT_FOUND });
+    // With no change feed, a flag created or archived a moment ago is still told apart from an unknown one at once.
+    expect((await call('POST', `/apps/${app.appId}/flags`, { key: 'missing', name: 'Now here' })).status).toBe(200);
+    expect(await OpenFeature.getClient('bare').getBooleanDetails('missing', true)).toMatchObject({ value: false, reason: 'DEFAULT' });
 
     await OpenFeature.setProviderAndWait('named', new FlagmountProvider(instance, { environment: 'Production' }));
     expect(await OpenFeature.getClient('named').getBooleanValue('only-prod', false)).toBe(true);
     await OpenFeature.setProviderAndWait('default', new FlagmountProvider(instance));
     expect(await OpenFeature.getClient('default').getBooleanDetails('only-prod', true)).toMatchObject({ value: false, reason: 'DEFAULT' });
+    const onlyProd = (await call('GET', `/apps/${app.appId}/flags`)).body as string;
+    const flagId = (JSON.parse(onlyProd) as { data: Array<{ id: string; key: string }> }).data.find((f) => f.key === 'only-prod')!.id;
+    expect((await call('PATCH', `/apps/${app.appId}/flags/${flagId}`, { isArchived: true })).status).toBe(200);
+    expect(await OpenFeature.getClient('bare').getBooleanDetails('only-prod', true)).toMatchObject({ value: true, errorCode: ErrorCode.FLAG_NOT_FOUND });
+  });
+
+  it("follows the instance client's environment for change events when createFlagmount chose it", async () => {
+    instance = await createFlagmount({ storage: memoryStorage(), bootstrap: true, environment: 'Production' });
+    const app = instance.bootstrap!;
+    const envId = (name: string) => app.environments.find((e) => e.name === name)!.id;
+    const call = managementCall(instance);
+    await call('POST', `/apps/${app.appId}/flags`, { key: 'f', name: 'F' });
+    await OpenFeature.setProviderAndWait('chosen', new FlagmountProvider(instance));
+    const seen: string[][] = [];
+    OpenFeature.getClient('chosen').addHandler(ProviderEvents.ConfigurationChanged, (details) => void seen.push(details!.flagsChanged as string[]));
+    await call('PUT', `/apps/${app.appId}/flags/f/targeting/${envId('Development')}`, { rules: [{ filter: everyone }] });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(seen).toEqual([]);
+    await call('PUT', `/apps/${app.appId}/flags/f/targeting/${envId('Production')}`, { rules: [{ filter: everyone }] });
+    await expect.poll(() => seen).toEqual([['f']]);
+    expect(await OpenFeature.getClient('chosen').getBooleanValue('f', false)).toBe(true);
   });
 });

@@ -5,8 +5,8 @@ import {
   pathBelow,
   releaseWhenSent,
   sendNodeResponse,
-  unreadableRequestResponse,
   type CoreResponse,
+  type HostBody,
   type Flagmount,
   type Mount,
   type MountOptions,
@@ -50,25 +50,27 @@ async function routes(scope: FastifyInstance, mount: Mount): Promise<void> {
   if (!scope.hasContentTypeParser('*')) {
     scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, new RawText(String(body))));
   }
-  // Only body-parsing failures are ours to translate (broken JSON, over the limit). Anything else, such as a host
-  // hook rejecting the request, is rethrown to the host's error handler as it would be for the host's routes.
-  scope.setErrorHandler((error: { code?: string }, _request, reply) => {
-    if (!error.code?.startsWith('FST_ERR_CTP_')) throw error;
-    return send(reply, unreadableRequestResponse(error));
-  });
-
-  const handler = (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> | undefined => {
+  const answer = (request: FastifyRequest, reply: FastifyReply, body: HostBody): Promise<FastifyReply> | undefined => {
     // The router matched, so the URL is below `scope.prefix` (the full one, outer prefixes included); the fallback
     // covers a case-insensitive router, whose match can differ from the prefix in case only.
     const url = request.url;
     const below = pathBelow(scope.prefix, url) ?? url.slice(scope.prefix.length);
-    const body = request.body instanceof RawText ? { text: request.body.text } : { parsed: request.body };
     const response = handleNodeRequest(mount, request.raw, reply.raw, below, body);
-    if (response instanceof Promise) return response.then((answer) => send(reply, answer, noOnSendHook(request)));
+    if (response instanceof Promise) return response.then((answered) => send(reply, answered, noOnSendHook(request)));
     // Answered at once (the usual evaluate request): Fastify wants nothing back from a handler that has sent.
     send(reply, response, noOnSendHook(request));
     return undefined;
   };
+  // Only body-parsing failures are ours to answer (broken JSON, over the limit): the core does, with the route's
+  // CORS headers. Anything else, such as a host hook rejecting the request, is rethrown to the host's error handler
+  // as it would be for the host's routes.
+  scope.setErrorHandler((error: { code?: string }, request, reply) => {
+    if (!error.code?.startsWith('FST_ERR_CTP_')) throw error;
+    return answer(request, reply, { refused: error }) ?? reply;
+  });
+
+  const handler = (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> | undefined =>
+    answer(request, reply, request.body instanceof RawText ? { text: request.body.text } : { parsed: request.body });
   const route = { method: METHODS, handler, bodyLimit: mount.maxBodyBytes };
   scope.route({ ...route, url: '/' });
   scope.route({ ...route, url: '/*' });

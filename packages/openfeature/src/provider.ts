@@ -10,7 +10,6 @@ import {
   type ResolutionDetails,
   type TrackingEventDetails,
 } from '@openfeature/server-sdk';
-import { KnownFlags } from './known-flags.js';
 import { SnapshotWatch } from './snapshot-watch.js';
 
 export interface FlagmountProviderOptions {
@@ -45,20 +44,18 @@ export class FlagmountProvider implements Provider {
   readonly runsOn = 'server' as const;
   readonly events = new OpenFeatureEventEmitter();
   private readonly client: FlagmountClient;
-  private readonly known: KnownFlags;
   private readonly watch: SnapshotWatch | undefined;
 
   constructor(source: Flagmount | FlagmountClient, options: FlagmountProviderOptions = {}) {
     if (isInstance(source)) {
       this.client = options.environment ? source.clientFor(options.environment) : source.client;
-      this.watch = new SnapshotWatch(source, options.environment, (flagsChanged) => {
-        this.known.invalidate();
+      // The client's own environment: `createFlagmount({ environment })` may have chosen it for `instance.client`.
+      this.watch = new SnapshotWatch(source, this.client.environment || undefined, (flagsChanged) => {
         this.events.emit(ProviderEvents.ConfigurationChanged, { flagsChanged });
       });
     } else {
       this.client = source;
     }
-    this.known = new KnownFlags(this.client);
   }
 
   async initialize(): Promise<void> {
@@ -129,7 +126,7 @@ export class FlagmountProvider implements Provider {
       if (!(error instanceof InvalidContextError)) throw error;
       return failed(defaultValue, ErrorCode.INVALID_CONTEXT, error.message);
     }
-    if (!this.known.has(flagKey)) return failed(defaultValue, ErrorCode.FLAG_NOT_FOUND, `Flag "${flagKey}" was not found`);
+    if (!this.client.hasFlag(flagKey)) return failed(defaultValue, ErrorCode.FLAG_NOT_FOUND, `Flag "${flagKey}" was not found`);
     return read(this.client.getFlag(mapped, flagKey));
   }
 }

@@ -15,8 +15,8 @@ function changedKeys(before: Map<string, string>, after: Map<string, string>): s
 
 /**
  * Follows one environment's snapshots and reports which flags changed. The environment is the one the provider's
- * client evaluates in: given by id or name, else the instance's default (order 0 of the first app, the rule
- * `createFlagmount` applies to `instance.client`).
+ * client evaluates in, by id or name; without one (a store that had no environment when the instance started), the
+ * default of `createFlagmount`: order 0 of the first app.
  */
 export class SnapshotWatch {
   private unsubscribe: (() => void) | undefined;

@@ -54,6 +54,13 @@ for (const bodyParser of ['before', 'after', 'none'] as const) {
       expect(host().hostErrors).toEqual([]);
     });
 
+    it('answers a body it cannot read with the CORS headers of the runtime route, so a browser can read why', async () => {
+      const res = await host().fetch('/flags/echo', { method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://app.example' }, body: '{"a":' });
+      if (refusedByHost()) return;
+      expect(res.status).toBe(400);
+      expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example');
+    });
+
     it('accepts any JSON value the core accepts, such as a bare string, unless a strict host parser ran first', async () => {
       const res = await host().fetch('/flags/echo', json('just a string'));
       if (refusedByHost()) {
@@ -69,11 +76,17 @@ for (const bodyParser of ['before', 'after', 'none'] as const) {
 forEachProbeHost('maxBodyBytes', { host: { mount: { maxBodyBytes: 64 } } }, (host) => {
   const big = { padding: 'x'.repeat(200) };
 
-  it('answers a body over the limit with 413 invalid_request', async () => {
-    const res = await host().fetch('/flags/echo', json(big));
+  it('answers a body over the limit with 413 invalid_request, with the runtime route\'s CORS headers', async () => {
+    const res = await host().fetch('/flags/echo', json(big, { origin: 'https://app.example' }));
     expect(res.status).toBe(413);
     expect(isErrorBody(await res.json(), 'invalid_request')).toBe(true);
+    expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example');
     expect(host().hostErrors).toEqual([]);
+  });
+
+  it('answers 413 before 404: a body over the limit to an unknown path is refused for its size', async () => {
+    const res = await host().fetch('/flags/nowhere', json(big));
+    expect(res.status).toBe(413);
   });
 
   it('counts a chunked body (no Content-Length) too', async () => {

@@ -75,9 +75,9 @@ export function statusCodeProblems(status: number, text: string | undefined): st
 }
 
 /**
- * The OFREP routes answer their protocol's own failure body for an unusable context (400 INVALID_CONTEXT) and an
- * unknown flag (404 FLAG_NOT_FOUND) — OpenFeature providers parse exactly that shape. Everything else they answer
- * (auth, validation) carries the spec's body.
+ * The OFREP routes answer their protocol's own failure body for a body that is no evaluation request (400
+ * PARSE_ERROR), an unusable context (400 INVALID_CONTEXT) and an unknown flag (404 FLAG_NOT_FOUND): OpenFeature
+ * providers parse exactly that shape. Everything else they answer (401/403, 413) carries the spec's body.
  */
 const OFREP_CODES = ['PARSE_ERROR', 'TARGETING_KEY_MISSING', 'INVALID_CONTEXT', 'GENERAL', 'FLAG_NOT_FOUND'];
 
@@ -91,7 +91,8 @@ export function ofrepFailureProblems(status: number, text: string | undefined): 
   if (typeof body !== 'object' || body === null || !('errorCode' in body)) return undefined;
   const problems: string[] = [];
   if (!OFREP_CODES.includes(body['errorCode'] as string)) problems.push(`OFREP errorCode ${JSON.stringify(body['errorCode'])}`);
-  if (!((status === 400 && body['errorCode'] === 'INVALID_CONTEXT') || (status === 404 && body['errorCode'] === 'FLAG_NOT_FOUND'))) {
+  const expected = status === 400 ? ['INVALID_CONTEXT', 'PARSE_ERROR'] : status === 404 ? ['FLAG_NOT_FOUND'] : [];
+  if (!expected.includes(body['errorCode'] as string)) {
     problems.push(`OFREP failure ${String(body['errorCode'])} with status ${status}`);
   }
   const extra = Object.keys(body).filter((k) => !['key', 'errorCode', 'errorDetails'].includes(k));

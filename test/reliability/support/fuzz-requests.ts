@@ -180,7 +180,7 @@ export function requestArb(route: RouteDefinition, fixture: FuzzFixture): fc.Arb
       });
       const headers: Record<string, string | undefined> = { ...extra };
       if (authorization !== undefined) headers['authorization'] = authorization;
-      if (body.kind !== 'none' && body.contentType !== undefined) headers['content-type'] = body.contentType;
+      if ((body.kind === 'raw' || body.kind === 'parsed') && body.contentType !== undefined) headers['content-type'] = body.contentType;
       const request: CoreRequest = { method: m, path, query, headers, body };
       return { request, label: `${m} ${path}` };
     });
@@ -194,7 +194,9 @@ export function describeRequest(request: CoreRequest): string {
       ? 'none'
       : request.body.kind === 'raw'
         ? `raw ${JSON.stringify(request.body.contentType)} ${cut(JSON.stringify(request.body.text))}`
-        : `parsed ${cut(JSON.stringify(request.body.value) ?? 'undefined')}`;
+        : request.body.kind === 'parsed'
+          ? `parsed ${cut(JSON.stringify(request.body.value) ?? 'undefined')}`
+          : `unreadable ${String(request.body.error)}`;
   const query = cut(JSON.stringify(request.query));
   const headers = cut(JSON.stringify(request.headers), 200);
   return `${request.method} ${cut(request.path, 200)}\n  query ${query}\n  headers ${headers}\n  body ${body}`;

@@ -1,8 +1,8 @@
 import { ServerResponse, validateHeaderName, validateHeaderValue, type IncomingMessage } from 'node:http';
 import { errorResponse } from '../http/handler.js';
-import { notJsonError } from '../http/read-body.js';
-import { HttpError, invalidRequest } from '../http/http-error.js';
+import { HttpError } from '../http/http-error.js';
 import { queryPairs } from '../http/query-string.js';
+import { BodyTooLargeError } from '../http/read-body.js';
 import type { CoreRequest, CoreResponse, RequestBody } from '../http/types.js';
 import type { Mount } from './mount.js';
 
@@ -11,9 +11,7 @@ import type { Mount } from './mount.js';
  * so that each stays a thin translation.
  */
 
-export class BodyTooLargeError extends Error {
-  override readonly name = 'BodyTooLargeError';
-}
+export { BodyTooLargeError } from '../http/read-body.js';
 
 /** Reads the request stream as UTF-8 text, refusing more than `limit` bytes. */
 export function readRawBody(req: IncomingMessage, limit: number): Promise<string> {
@@ -224,37 +222,17 @@ function sendStream(res: ServerResponse, response: CoreResponse): void {
   if (res.destroyed || res.closed) onClose();
 }
 
-/**
- * The response for a request this mount could not even read: too large, a broken stream, or a body that a
- * framework's own parser refused (Express/Koa body parsers, Fastify's content-type parsers all put the HTTP status
- * on the error). The bodies match what the core answers for the same problem.
- */
-export function unreadableRequestResponse(error: unknown): CoreResponse {
-  const status = statusOf(error);
-  if (error instanceof BodyTooLargeError || status === 413) {
-    return errorResponse(new HttpError(413, 'invalid_request', 'Request body is too large'));
-  }
-  if (status === 415) return errorResponse(notJsonError());
-  if (status === 400) {
-    return errorResponse(invalidRequest('Request body is not valid JSON', { '': ['Request body is not valid JSON'] }));
-  }
-  return errorResponse(new HttpError(400, 'invalid_request', 'Could not read the request body'));
-}
-
-function statusOf(error: unknown): number | undefined {
-  if (typeof error !== 'object' || error === null) return undefined;
-  const { status, statusCode } = error as { status?: unknown; statusCode?: unknown };
-  const value = typeof status === 'number' ? status : statusCode;
-  return typeof value === 'number' ? value : undefined;
-}
 
 /** What every adapter answers when its own translation failed: the spec's 500 body, never a host error page. */
 export function internalErrorResponse(): CoreResponse {
   return errorResponse(new HttpError(500, 'unknown_error', 'Unexpected error'));
 }
 
-/** What the host's framework already did with the body: parsed it, read it as text, or neither. */
-export type HostBody = { parsed?: unknown } | { text: string };
+/**
+ * What the host's framework already did with the body: parsed it, read it as text, refused it (the error its
+ * parser threw), or neither.
+ */
+export type HostBody = { parsed?: unknown } | { text: string } | { refused: unknown };
 
 /**
  * The whole request cycle up to the response: reads the body, calls the mount's handler. Never throws or rejects,
@@ -275,11 +253,18 @@ export function handleNodeRequest(
 ): CoreResponse | Promise<CoreResponse> {
   let read: RequestBody | Promise<RequestBody>;
   try {
-    read = 'text' in hostBody ? textBody(req, hostBody.text, mount.maxBodyBytes) : nodeRequestBody(req, hostBody.parsed, mount.maxBodyBytes);
+    if ('refused' in hostBody) read = { kind: 'unreadable', error: hostBody.refused };
+    else if ('text' in hostBody) read = textBody(req, hostBody.text, mount.maxBodyBytes);
+    else read = nodeRequestBody(req, hostBody.parsed, mount.maxBodyBytes);
   } catch (error) {
-    return unreadableRequestResponse(error);
+    read = { kind: 'unreadable', error };
   }
-  if (read instanceof Promise) return read.then((body) => handleRead(mount, req, res, pathAndQuery, body), unreadableRequestResponse);
+  if (read instanceof Promise) {
+    return read.then(
+      (body) => handleRead(mount, req, res, pathAndQuery, body),
+      (error: unknown) => handleRead(mount, req, res, pathAndQuery, { kind: 'unreadable', error }),
+    );
+  }
   return handleRead(mount, req, res, pathAndQuery, read);
 }
 

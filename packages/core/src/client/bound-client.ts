@@ -35,6 +35,15 @@ export class BoundFlagmountClient {
     return this.client.getFlags(this.context);
   }
 
+  /** Every flag with the stored attributes of the bound user and company merged in (`client.getFlagsRemote`). */
+  getFlagsRemote(): Promise<Record<string, Flag>> {
+    return this.client.getFlagsRemote(undefined, undefined, this.context);
+  }
+
+  getFlagRemote(flagKey: string): Promise<Flag> {
+    return this.client.getFlagRemote(flagKey, undefined, undefined, this.context);
+  }
+
   /** Tracks an event for the bound user (and company, unless `companyId` is given); no user, no event. */
   async track(event: string, options: TrackOptions = {}): Promise<void> {
     const userId = this.context.user?.id;
@@ -43,7 +52,8 @@ export class BoundFlagmountClient {
     await this.client.track(userId, event, { ...options, ...(companyId !== undefined ? { companyId } : {}) });
   }
 
-  bindClient(more: FlagContext): BoundFlagmountClient {
+  bindClient(given: FlagContext): BoundFlagmountClient {
+    const more: FlagContext = typeof given === 'object' && given !== null ? given : {};
     const merged: FlagContext = { ...this.context };
     if (more.user) merged.user = { ...this.context.user, ...more.user };
     if (more.company) merged.company = { ...this.context.company, ...more.company };

@@ -1,6 +1,7 @@
 import type { EvaluationContext, FlagEvaluation } from '@flagmount/engine';
 import { BatchBuilder } from '../runtime/ingest/batch-builder.js';
-import { invalidateRemoteContext } from '../runtime/context/remote-context.js';
+import { invalidateRemoteContext, withRemoteContext } from '../runtime/context/remote-context.js';
+import type { Context } from '../schemas/context.js';
 import type { Services } from '../services.js';
 import type { EnvironmentState } from '../snapshot/environment-state.js';
 import { BoundFlagmountClient } from './bound-client.js';
@@ -35,6 +36,36 @@ interface Resolved {
 
 const NO_CONFIG: FlagConfig = Object.freeze({ key: undefined, payload: undefined });
 
+/**
+ * Attributes as the store will hold them: a JSON copy taken now. A value JSON cannot hold (a BigInt, a cycle) is the
+ * caller's error, thrown here: inside the group-commit batch it failed every other write sharing that batch.
+ */
+function jsonAttributes(attributes: unknown): Record<string, unknown> {
+  if (attributes === undefined || attributes === null) return {};
+  let copy: unknown;
+  try {
+    copy = JSON.parse(JSON.stringify(attributes)) as unknown;
+  } catch {
+    throw new TypeError('attributes must hold JSON values only (no BigInt, no cycles)');
+  }
+  if (typeof copy !== 'object' || copy === null || Array.isArray(copy)) throw new TypeError('attributes must be an object');
+  return copy as Record<string, unknown>;
+}
+
+/** The node SDK's remote-evaluation arguments as one context: the ids win over `additionalContext`'s. */
+function remoteArguments(userId: EntityId | undefined, companyId: EntityId | undefined, additional: unknown): FlagContext {
+  const extra = contextOf(additional);
+  const context: FlagContext = { ...extra };
+  if (userId !== undefined && userId !== null) context.user = { ...extra.user, id: userId };
+  if (companyId !== undefined && companyId !== null) context.company = { ...extra.company, id: companyId };
+  return context;
+}
+
+/** A missing or malformed context (null, a string…) is the empty context: bad input never throws into host code. */
+function contextOf(context: unknown): FlagContext {
+  return typeof context === 'object' && context !== null && !Array.isArray(context) ? (context as FlagContext) : {};
+}
+
 function checkId(id: unknown, what: string): string {
   if (typeof id === 'string' && id.length) return id;
   if (typeof id === 'number' && Number.isFinite(id)) return String(id);
@@ -59,36 +90,57 @@ export class FlagmountClient {
     this.writes = internal === undefined;
   }
 
+  /** The environment this client evaluates in, as it was given (an id or a name). */
+  get environment(): string {
+    return this.shared.environment;
+  }
+
+  /**
+   * Whether the environment serves this flag now (archived flags are not served), or an override names it: what
+   * tells an unknown flag from one that is off, which `isEnabled` answers alike. Records nothing.
+   */
+  hasFlag(flagKey: string): boolean {
+    const override = this.overrides?.[flagKey];
+    if (override !== undefined && override !== null) return true;
+    return this.state()?.flags.has(flagKey) ?? false;
+  }
+
   /** Whether the flag is on for the context; records a check. Unknown flags are off (and warned about once). */
   isEnabled(flagKey: string, context: FlagContext = {}): boolean {
     return this.getFlag(context, flagKey).isEnabled;
   }
 
-  getFlag(context: FlagContext, flagKey: string): Flag {
-    const state = this.prepare(context);
-    return this.wrap(context, this.resolve(state, context, flagKey), true);
+  getFlag(given: FlagContext, flagKey: string): Flag {
+    const context = contextOf(given);
+    return this.flagFor(context, context, flagKey);
   }
 
   /** Every flag for the context. As in the node SDK, reading these records no check events. */
-  getFlags(context: FlagContext): Record<string, Flag> {
-    const state = this.prepare(context);
-    const out: Record<string, Flag> = {};
-    const put = (key: string, flag: Flag) =>
-      Object.defineProperty(out, key, { value: flag, enumerable: true, writable: true, configurable: true });
-    if (state) {
-      for (const evaluation of Object.values(state.compiled.evaluateAll(evaluationContext(context)))) {
-        put(evaluation.key, this.wrap(context, fromEvaluation(evaluation), false));
-      }
-    }
-    for (const [key, override] of Object.entries(this.overrides ?? {})) {
-      put(key, this.wrap(context, fromOverride(key, override), false));
-    }
-    return out;
+  getFlags(given: FlagContext): Record<string, Flag> {
+    const context = contextOf(given);
+    return this.flagsFor(context, context);
+  }
+
+  /**
+   * As the node SDK's `getFlagsRemote(userId, companyId, additionalContext)`: every flag evaluated with the
+   * attributes stored for the user and company (`/user`, `/company`, `updateUser`…) merged under the ones given,
+   * the answer `/features/evaluated` gives. The synchronous calls evaluate the context given, as the SDK's local
+   * evaluation does. If the store cannot be read, the context given alone is evaluated (and a warning logged).
+   */
+  async getFlagsRemote(userId?: EntityId, companyId?: EntityId, additionalContext?: FlagContext): Promise<Record<string, Flag>> {
+    const context = remoteArguments(userId, companyId, additionalContext);
+    return this.flagsFor(context, await this.withStored(context));
+  }
+
+  /** One flag as `getFlagsRemote` evaluates it (the node SDK's `getFlagRemote`); records a check when read. */
+  async getFlagRemote(flagKey: string, userId?: EntityId, companyId?: EntityId, additionalContext?: FlagContext): Promise<Flag> {
+    const context = remoteArguments(userId, companyId, additionalContext);
+    return this.flagFor(context, await this.withStored(context), flagKey);
   }
 
   /** A client bound to one context: `getFlag(key)`, `getFlags()`, `isEnabled(key)`, `track(event)`. */
   bindClient(context: FlagContext): BoundFlagmountClient {
-    return new BoundFlagmountClient(this, context);
+    return new BoundFlagmountClient(this, contextOf(context));
   }
 
   /**
@@ -107,23 +159,26 @@ export class FlagmountClient {
     const user = checkId(userId, 'userId');
     if (typeof event !== 'string' || !event) throw new TypeError('event must be a non-empty string');
     const companyId = options.companyId === undefined ? undefined : checkId(options.companyId, 'companyId');
+    const attributes = jsonAttributes(options.attributes);
     await this.submit((builder, at) =>
-      builder.event({ userId: user, event, ...(companyId !== undefined ? { companyId } : {}), attributes: options.attributes ?? {} }, at),
+      builder.event({ userId: user, event, ...(companyId !== undefined ? { companyId } : {}), attributes }, at),
     );
   }
 
   /** Creates or updates a user (attributes merge key by key; arrays replace whole); resolves once stored. */
   async updateUser(userId: EntityId, options: UpdateUserOptions = {}): Promise<void> {
     const id = checkId(userId, 'userId');
-    await this.submit((builder, at) => builder.user({ userId: id, attributes: options.attributes ?? {} }, at));
+    const attributes = jsonAttributes(options.attributes);
+    await this.submit((builder, at) => builder.user({ userId: id, attributes }, at));
   }
 
   /** Creates or updates a company; `userId` associates that user with it. Resolves once stored. */
   async updateCompany(companyId: EntityId, options: UpdateCompanyOptions = {}): Promise<void> {
     const id = checkId(companyId, 'companyId');
     const userId = options.userId === undefined ? undefined : checkId(options.userId, 'userId');
+    const attributes = jsonAttributes(options.attributes);
     await this.submit((builder, at) =>
-      builder.company({ companyId: id, ...(userId !== undefined ? { userId } : {}), attributes: options.attributes ?? {} }, at),
+      builder.company({ companyId: id, ...(userId !== undefined ? { userId } : {}), attributes }, at),
     );
   }
 
@@ -170,13 +225,44 @@ export class FlagmountClient {
     return state;
   }
 
+  /** `context` is what the caller sent (synced, tracked, reported in checks); `evaluated` what the rules see. */
+  private flagFor(context: FlagContext, evaluated: FlagContext, flagKey: string): Flag {
+    const state = this.prepare(context);
+    return this.wrap(context, this.resolve(state, evaluated, flagKey), true);
+  }
+
+  private flagsFor(context: FlagContext, evaluated: FlagContext): Record<string, Flag> {
+    const state = this.prepare(context);
+    const out: Record<string, Flag> = {};
+    const put = (key: string, flag: Flag) =>
+      Object.defineProperty(out, key, { value: flag, enumerable: true, writable: true, configurable: true });
+    if (state) {
+      for (const evaluation of Object.values(state.compiled.evaluateAll(evaluationContext(evaluated)))) {
+        put(evaluation.key, this.wrap(context, fromEvaluation(evaluation), false));
+      }
+    }
+    for (const [key, override] of Object.entries(this.overrides ?? {})) {
+      if (override !== null && override !== undefined) put(key, this.wrap(context, fromOverride(key, override), false));
+    }
+    return out;
+  }
+
+  /** The context with the stored attributes of its user and company merged under its own. */
+  private async withStored(context: FlagContext): Promise<FlagContext> {
+    const state = this.state();
+    if (!state) return context;
+    const merged = await withRemoteContext(this.shared.services, state.environment.id, evaluationContext(context) as Context);
+    return merged.context as FlagContext;
+  }
+
   private tracking(context: FlagContext): boolean {
     return this.writes && context.enableTracking !== false;
   }
 
   private resolve(state: EnvironmentState | undefined, context: FlagContext, flagKey: string): Resolved {
     const override = this.overrides?.[flagKey];
-    if (override !== undefined) return fromOverride(flagKey, override);
+    // A null override (a test switching one off with `{ key: null }`) is no override.
+    if (override !== undefined && override !== null) return fromOverride(flagKey, override);
     const evaluation = state?.compiled.evaluate(flagKey, evaluationContext(context));
     if (evaluation) return fromEvaluation(evaluation);
     if (!this.shared.warned.has(flagKey)) {

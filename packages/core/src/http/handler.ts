@@ -6,7 +6,7 @@ import { HttpError, type Issues } from './http-error.js';
 import { RawResponse, type Principal, type RouteDefinition } from './route.js';
 import { Router, type RouteMatch } from './router.js';
 import type { CoreRequest, CoreResponse } from './types.js';
-import { readBody } from './read-body.js';
+import { readBody, unreadableBodyError } from './read-body.js';
 import { validate, validateQuery } from './validate.js';
 
 /**
@@ -57,6 +57,12 @@ export function createHandler(services: Services, routes: readonly RouteDefiniti
       const cross = route?.surface === 'runtime' || cors.management ? preflightHeaders(request, cors) : NO_HEADERS;
       return { status: 204, headers: { allow: [...allow, 'OPTIONS'].join(', '), ...cross } };
     }
+    // A body that could not be read is answered first (413 before 404 or 401, as when the framework refuses it),
+    // with the CORS headers of the route it was sent to, so that a browser can read why.
+    if (request.body.kind === 'unreadable') {
+      if (match && 'route' in match) return fail(request, match, request.body.error, crossOrigin(request, match.route));
+      return errorResponse(unreadableBodyError(request.body.error), corsHeaders(request, cors));
+    }
     if (!match) {
       return errorResponse(new HttpError(404, 'not_found', `No route ${request.method} ${request.path}`), corsHeaders(request, cors));
     }
@@ -74,13 +80,14 @@ export function createHandler(services: Services, routes: readonly RouteDefiniti
     try {
       const auth = authenticate(services, request, route.auth);
       if (!(auth instanceof Promise)) return run(request, match, auth, extra);
-      return auth.then((principal) => run(request, match, principal, extra)).then(undefined, (error: unknown) => fail(request, error, extra));
+      return auth.then((principal) => run(request, match, principal, extra)).then(undefined, (error: unknown) => fail(request, match, error, extra));
     } catch (error) {
-      return fail(request, error, extra);
+      return fail(request, match, error, extra);
     }
   };
 
-  function run(request: CoreRequest, { route, params }: RouteMatch, principal: Principal, extra: Readonly<Record<string, string>>) {
+  function run(request: CoreRequest, match: RouteMatch, principal: Principal, extra: Readonly<Record<string, string>>) {
+    const { route, params } = match;
     const ctx = {
       params: route.params ? validate(route.params, params, 'path parameters') : params,
       query: route.query ? validateQuery(route.query, request.query) : {},
@@ -91,11 +98,15 @@ export function createHandler(services: Services, routes: readonly RouteDefiniti
     };
     const handled = route.handle(ctx as never);
     if (!(handled instanceof Promise)) return finish(request, handled, extra);
-    return handled.then((result: unknown) => finish(request, result, extra)).then(undefined, (error: unknown) => fail(request, error, extra));
+    return handled.then((result: unknown) => finish(request, result, extra)).then(undefined, (error: unknown) => fail(request, match, error, extra));
   }
 
-  function fail(request: CoreRequest, error: unknown, extra: Readonly<Record<string, string>>): CoreResponse {
-    return errorResponse(toHttpError(error, services, request), extra);
+  function fail(request: CoreRequest, { route, params }: RouteMatch, error: unknown, extra: Readonly<Record<string, string>>): CoreResponse {
+    const httpError = request.body.kind === 'unreadable' ? unreadableBodyError(request.body.error) : toHttpError(error, services, request);
+    const own = route.errorResponse?.(httpError, request, params);
+    if (!own) return errorResponse(httpError, extra);
+    if (extra !== NO_HEADERS) own.headers = { ...own.headers, ...extra };
+    return own;
   }
 }
 

@@ -10,6 +10,31 @@ export function notJsonError(): HttpError {
   return invalidRequest(message, { '': [message] });
 }
 
+/** A body over the mount's limit, found while reading it (an adapter's or the core's own reader). */
+export class BodyTooLargeError extends Error {
+  override readonly name = 'BodyTooLargeError';
+}
+
+/**
+ * The error for a body that could not even be read: too large, a broken stream, or a body a framework's own parser
+ * refused (Express/Koa body parsers and Fastify's content-type parsers put the HTTP status on the error). The
+ * bodies match what the core answers for the same problem when it reads the body itself.
+ */
+export function unreadableBodyError(error: unknown): HttpError {
+  const status = statusOf(error);
+  if (error instanceof BodyTooLargeError || status === 413) return new HttpError(413, 'invalid_request', 'Request body is too large');
+  if (status === 415) return notJsonError();
+  if (status === 400) return invalidRequest('Request body is not valid JSON', { '': ['Request body is not valid JSON'] });
+  return new HttpError(400, 'invalid_request', 'Could not read the request body');
+}
+
+function statusOf(error: unknown): number | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { status, statusCode } = error as { status?: unknown; statusCode?: unknown };
+  const value = typeof status === 'number' ? status : statusCode;
+  return typeof value === 'number' ? value : undefined;
+}
+
 /**
  * Deepest nesting a JSON request body may have. Nothing in the API needs more (a targeting filter a person writes
  * is a few levels deep), and a deeper value, once stored, breaks recursive code far from the request that sent it:
@@ -38,6 +63,7 @@ function deeperThan(value: unknown, max: number): boolean {
 export function readBody(request: CoreRequest, maxBytes: number): unknown {
   const body = request.body;
   if (body.kind === 'none') return undefined;
+  if (body.kind === 'unreadable') throw unreadableBodyError(body.error);
   const type = (body.contentType ?? request.headers['content-type'] ?? '').toLowerCase();
   if (type && !type.includes('json')) throw notJsonError();
   let value: unknown;

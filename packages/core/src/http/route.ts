@@ -1,6 +1,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { EnvironmentRecord, ManagementKeyRecord, ManagementScope } from '../storage/records.js';
 import type { Services } from '../services.js';
+import type { HttpError } from './http-error.js';
 import type { CoreRequest, CoreResponse } from './types.js';
 
 /** Who may call a route. */
@@ -48,6 +49,11 @@ export interface RouteDefinition<
   response?: TSchema;
   /** Content type of the 200 body when it is not JSON (SSE, HTML, …). */
   produces?: string;
+  /**
+   * The answer to an error of this route (a bad body, a key refused, a failure of the handler), for a protocol with
+   * error bodies of its own (OFREP); undefined, or no such function, keeps the core's error body.
+   */
+  errorResponse?(error: HttpError, request: CoreRequest, params: Record<string, string>): CoreResponse | undefined;
   /**
    * Resolves the JSON body of a 200, or a complete `CoreResponse` (streams, other statuses, other content types).
    * May answer synchronously: the evaluate routes do when everything they need is in memory.

@@ -8,7 +8,12 @@ export type RequestBody =
   /** The host's own body parser already produced a value (Express `req.body`, Koa `ctx.request.body`, …). */
   | { kind: 'parsed'; value: unknown; contentType?: string }
   /** Raw bytes as received; the core parses JSON itself. */
-  | { kind: 'raw'; text: string; contentType?: string };
+  | { kind: 'raw'; text: string; contentType?: string }
+  /**
+   * The body could not be read (over the size limit, a broken stream, JSON a framework's parser refused): the core
+   * answers with the matching error body, and with the route's CORS headers, before it looks at anything else.
+   */
+  | { kind: 'unreadable'; error: unknown };
 
 export interface CoreRequest {
   /** Upper-case HTTP method. */

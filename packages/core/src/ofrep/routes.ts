@@ -9,6 +9,7 @@ import type { Context } from '../schemas/context.js';
 import type { Services } from '../services.js';
 import type { EnvironmentState } from '../snapshot/environment-state.js';
 import { InvalidContextError, toFlagmountContext } from './context.js';
+import { ofrepErrorResponse } from './errors.js';
 import { toOfrepSuccess } from './evaluate.js';
 import {
   OfrepBulkEvaluationFailureSchema,
@@ -54,6 +55,7 @@ const evaluateFlag = defineRoute({
   params: OfrepFlagKeyParamsSchema,
   body: OfrepRequestEnvelopeSchema,
   response: OfrepEvaluationSuccessSchema,
+  errorResponse: ofrepErrorResponse,
   async handle({ services, principal, params, body }) {
     const key = params.key;
     let resolved: Resolved;
@@ -88,6 +90,7 @@ const evaluateFlags = defineRoute({
   auth: { kind: 'sdk', keys: 'any' },
   body: OfrepRequestEnvelopeSchema,
   response: OfrepBulkEvaluationSuccessSchema,
+  errorResponse: ofrepErrorResponse,
   async handle({ services, principal, body, request }) {
     let resolved: Resolved;
     try {
@@ -119,7 +122,8 @@ export const ofrepRoutes: RouteDefinition[] = [
     description: 'Boolean flags answer `isEnabled`; a matched config variant answers its payload.',
     requestBody: OfrepEvaluationRequestSchema,
     responses: {
-      '400': failure('The context cannot be used (`INVALID_CONTEXT`)'),
+      '400': failure('The body is not an evaluation request (`PARSE_ERROR`) or the context cannot be used (`INVALID_CONTEXT`)'),
+      '401': { description: 'No SDK key was sent' },
       '404': failure('No such flag in this environment (`FLAG_NOT_FOUND`)'),
     },
   }),
@@ -134,7 +138,11 @@ export const ofrepRoutes: RouteDefinition[] = [
         headers: { ETag: { description: 'Entity tag of this answer', schema: Type.String() } },
       },
       '304': { description: 'Not modified: the answer has the ETag sent in If-None-Match' },
-      '400': { description: 'The context cannot be used (`INVALID_CONTEXT`)', schema: OfrepBulkEvaluationFailureSchema },
+      '400': {
+        description: 'The body is not an evaluation request (`PARSE_ERROR`) or the context cannot be used (`INVALID_CONTEXT`)',
+        schema: OfrepBulkEvaluationFailureSchema,
+      },
+      '401': { description: 'No SDK key was sent' },
     },
   }),
 ];

@@ -149,6 +149,69 @@ describe('FlagmountClient (in-process)', () => {
     expect(fm.client.isEnabled('on-for-u1', { user: { id: 'u1' }, enableTracking: false })).toBe(true);
   });
 
+  it('hasFlag tells a served flag or an override from an unknown key, recording nothing', async () => {
+    expect(fm.client.hasFlag('on-for-u1')).toBe(true);
+    expect(fm.client.hasFlag('nope')).toBe(false);
+    expect(fm.client.withOverrides({ nope: true }).hasFlag('nope')).toBe(true);
+    await fm.client.flush();
+    expect(await checks()).toEqual([]);
+  });
+
+  it('getFlagsRemote / getFlagRemote merge stored attributes as /features/evaluated does; the sync calls do not', async () => {
+    const plan = { type: 'context' as const, field: 'user.plan', operator: 'IS' as const, values: ['pro'] };
+    const tier = { type: 'context' as const, field: 'company.tier', operator: 'IS' as const, values: ['gold'] };
+    await seedFlags(fm, fm.bootstrap!.appId, [
+      { key: 'pro-only', rules: { [devId]: [plan] } },
+      { key: 'gold-only', rules: { [devId]: [tier] } },
+    ]);
+    await fm.client.updateUser('u7', { attributes: { plan: 'pro' } });
+    await fm.client.updateCompany('c7', { attributes: { tier: 'gold' } });
+    expect(fm.client.isEnabled('pro-only', { user: { id: 'u7' } })).toBe(false);
+    const remote = await fm.client.getFlagsRemote('u7', 'c7');
+    expect(remote['pro-only']!.isEnabled).toBe(true);
+    expect(remote['gold-only']!.isEnabled).toBe(true);
+    // What is sent wins over what is stored.
+    expect((await fm.client.getFlagRemote('pro-only', 'u7', undefined, { user: { plan: 'free' } })).isEnabled).toBe(false);
+    const bound = fm.client.bindClient({ user: { id: 'u7' }, company: { id: 'c7' } });
+    expect((await bound.getFlagRemote('gold-only')).isEnabled).toBe(true);
+    expect((await bound.getFlagsRemote())['pro-only']!.isEnabled).toBe(true);
+    expect((await fm.client.getFlagsRemote())['pro-only']!.isEnabled).toBe(false);
+  });
+
+  it('a missing or malformed context is the empty context, never an exception', () => {
+    const c = fm.client as unknown as {
+      isEnabled(k: string, ctx: unknown): boolean;
+      getFlag(ctx: unknown, k: string): { isEnabled: boolean };
+      getFlags(ctx?: unknown): Record<string, unknown>;
+      bindClient(ctx: unknown): { getFlags(): Record<string, unknown>; bindClient(ctx: unknown): { isEnabled(k: string): boolean } };
+    };
+    for (const context of [undefined, null, 'u1', 42, []]) {
+      expect(c.isEnabled('with-config', context)).toBe(true);
+      expect(c.getFlag(context, 'on-for-u1').isEnabled).toBe(false);
+      expect(Object.keys(c.getFlags(context)).sort()).toEqual(['on-for-u1', 'with-config']);
+      expect(Object.keys(c.bindClient(context).getFlags()).length).toBe(2);
+      expect(c.bindClient({ user: { id: 'u1' } }).bindClient(context).isEnabled('on-for-u1')).toBe(true);
+    }
+    const overridden = fm.client.withOverrides({ 'on-for-u1': null as unknown as boolean });
+    expect(overridden.isEnabled('on-for-u1', { user: { id: 'u1' } })).toBe(true);
+    expect(Object.keys(overridden.getFlags({}))).toContain('on-for-u1');
+  });
+
+  it('attributes JSON cannot hold fail that call alone, not the writes sharing its batch', async () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic['self'] = cyclic;
+    const results = await Promise.allSettled([
+      fm.client.track('u1', 'ev', { attributes: { n: 10n } as unknown as Record<string, unknown> }),
+      fm.client.updateUser('u2', { attributes: cyclic }),
+      fm.client.track('u3', 'good'),
+      fm.client.updateUser('u4', { attributes: { plan: 'pro' } }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'fulfilled', 'fulfilled']);
+    expect((results[0] as PromiseRejectedResult).reason).toBeInstanceOf(TypeError);
+    expect(await fm.services.storage.entities.get(devId, 'user', 'u4')).toMatchObject({ attributes: { plan: 'pro' } });
+    expect(await fm.services.storage.entities.get(devId, 'user', 'u2')).toBeUndefined();
+  });
+
   it('close() stores the checks still buffered', async () => {
     fm.client.isEnabled('on-for-u1', { user: { id: 'u1' } });
     const storage = fm.services.storage;
