@@ -18,8 +18,11 @@ export interface Column {
   /** Authorization header and/or query parameters for this key. */
   present(w: World): { authorization?: string; query?: Array<[string, string]> };
   management(access: Management, route: RouteDefinition): Rule;
-  runtime(access: Sdk): Rule;
+  runtime(access: Sdk, route: RouteDefinition): Rule;
 }
+
+/** OFREP answers a request with no key at all 401 (its protocol); Reflag's runtime routes answer every key problem 403. */
+const noKeyRuntime = (_: Sdk, route: RouteDefinition): Rule => (route.path.startsWith('/ofrep/') ? 401 : 403);
 
 const anyKey = (a: Sdk): Rule => (a.keys === 'any' ? 'ok' : 403);
 const withScope = (scope: ManagementScope) => (a: Management): Rule => (scope === 'admin' || a.scope === scope ? 'ok' : 403);
@@ -27,7 +30,7 @@ const withScope = (scope: ManagementScope) => (a: Management): Rule => (scope ==
 const appScoped = (route: RouteDefinition) => route.path.includes('{appId}');
 
 export const MATRIX: Column[] = [
-  { name: 'no key', present: () => ({}), management: () => 401, runtime: () => 403 },
+  { name: 'no key', present: () => ({}), management: () => 401, runtime: noKeyRuntime },
   { name: 'wrong management key', present: () => ({ authorization: 'Bearer fmk_not_a_real_key_000000000000000000000' }), management: () => 401, runtime: () => 403 },
   { name: 'wrong SDK key', present: () => ({ authorization: 'Bearer sec_fm_not_a_real_key_000000000000000' }), management: () => 401, runtime: () => 403 },
   { name: 'not a bearer', present: (w) => ({ authorization: `Basic ${Buffer.from(`x:${w.envA.dev.secretKey}`).toString('base64')}` }), management: () => 401, runtime: () => 403 },

@@ -1,5 +1,5 @@
 import type { RouteDefinition } from '@flagmount/core';
-import { errorBodyProblems } from './error-body.js';
+import { errorBodyProblems, ofrepFailureProblems } from './error-body.js';
 import type { World } from './isolation-world.js';
 import { MATRIX, type Column } from './key-kinds.js';
 import type { Send } from './request-senders.js';
@@ -28,7 +28,7 @@ function rowRequest(route: RouteDefinition, w: World): { method: string; path: s
 
 export function expectedStatus(route: RouteDefinition, column: Column): number {
   const access = specAccess(route);
-  const rule = access.kind === 'public' ? 'ok' : access.kind === 'management' ? column.management(access, route) : column.runtime(access);
+  const rule = access.kind === 'public' ? 'ok' : access.kind === 'management' ? column.management(access, route) : column.runtime(access, route);
   return rule === 'ok' ? authorized(route) : rule;
 }
 
@@ -54,7 +54,8 @@ export async function runMatrix(send: Send, routes: readonly RouteDefinition[], 
         ...(row.body !== undefined ? { body: row.body } : {}),
       });
       cells++;
-      const problems = answer.status >= 400 ? errorBodyProblems(answer.status, answer.contentType, answer.text) : [];
+      const ofrep = answer.status >= 400 && route.path.startsWith('/ofrep/') ? ofrepFailureProblems(answer.status, answer.text) : undefined;
+      const problems = answer.status < 400 ? [] : (ofrep ?? errorBodyProblems(answer.status, answer.contentType, answer.text));
       if (answer.status !== expected || problems.length) {
         mismatches.push({ cell: `${route.method} ${route.path} × ${column.name}`, expected, actual: answer.status, problems });
       }
