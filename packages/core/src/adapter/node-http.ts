@@ -222,7 +222,6 @@ function sendStream(res: ServerResponse, response: CoreResponse): void {
   if (res.destroyed || res.closed) onClose();
 }
 
-
 /** What every adapter answers when its own translation failed: the spec's 500 body, never a host error page. */
 export function internalErrorResponse(): CoreResponse {
   return errorResponse(new HttpError(500, 'unknown_error', 'Unexpected error'));
