@@ -109,6 +109,8 @@ describe('OFREP over HTTP', () => {
       const one = await raw('/ofrep/v1/evaluate/flags/beta', rawBody, headers);
       expect(one.status, rawBody).toBe(400);
       expect(one.body).toEqual({ key: 'beta', errorCode: 'PARSE_ERROR', errorDetails: expect.any(String) });
+      // The message once, not repeated by the issue that says the same.
+      expect(one.body.errorDetails.split('not valid JSON').length).toBeLessThanOrEqual(2);
       const all = await raw('/ofrep/v1/evaluate/flags', rawBody, headers);
       expect(all.status, rawBody).toBe(400);
       expect(all.body).toEqual({ errorCode: 'PARSE_ERROR', errorDetails: expect.any(String) });
@@ -122,6 +124,10 @@ describe('OFREP over HTTP', () => {
     const none = await h.request('POST', '/ofrep/v1/evaluate/flags/beta', { key: null, body: { context: {} } });
     expect(none.status).toBe(401);
     expect((await h.request('POST', '/ofrep/v1/evaluate/flags', { key: null, body: { context: {} } })).status).toBe(401);
+    for (const authorization of ['Basic abc', 'Bearer ', '']) {
+      const res = await h.request('POST', '/ofrep/v1/evaluate/flags/beta', { key: null, body: { context: {} }, headers: { authorization } });
+      expect(res.status, authorization).toBe(401);
+    }
     expect((await single('beta', {}, 'not-a-key')).status).toBe(403);
   });
 

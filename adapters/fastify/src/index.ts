@@ -61,12 +61,14 @@ async function routes(scope: FastifyInstance, mount: Mount): Promise<void> {
     send(reply, response, noOnSendHook(request));
     return undefined;
   };
-  // Only body-parsing failures are ours to answer (broken JSON, over the limit): the core does, with the route's
-  // CORS headers. Anything else, such as a host hook rejecting the request, is rethrown to the host's error handler
+  // Only body-parsing failures are ours to answer (broken JSON, over the limit): the core does, after the key check
+  // and with the route's CORS headers, as for a body it reads itself. Anything else, such as a host hook rejecting the request, is rethrown to the host's error handler
   // as it would be for the host's routes.
   scope.setErrorHandler((error: { code?: string }, request, reply) => {
     if (!error.code?.startsWith('FST_ERR_CTP_')) throw error;
-    return answer(request, reply, { refused: error }) ?? reply;
+    // An empty body sent as JSON is no body, as Express and Koa hand it over: the route decides whether it needs one.
+    const body: HostBody = error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? {} : { refused: error };
+    return answer(request, reply, body) ?? reply;
   });
 
   const handler = (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> | undefined =>

@@ -18,6 +18,18 @@ forEachAdapter((h) => {
       expect(row!.attributes['roles']).toEqual([]);
     });
 
+    it('checks the key before the body: no key with a body over the limit is a 403, a key with it a 413, both with CORS', async () => {
+      const big = JSON.stringify({ userId: 'u', attributes: { padding: 'x'.repeat(1_100_000) } });
+      const headers = { origin: 'https://app.example' };
+      const noKey = await h().request('POST', '/user', { key: null, rawBody: big, headers });
+      expect(noKey.status).toBe(403);
+      expect(noKey.headers.get('access-control-allow-origin')).toBe('https://app.example');
+      const keyed = await h().request('POST', '/user', { key: h().envs.development.publishableKey, rawBody: big, headers });
+      expect(keyed.status).toBe(413);
+      expect(keyed.headers.get('access-control-allow-origin')).toBe('https://app.example');
+      expect(await h().storage.entities.get(dev(), 'user', 'u')).toBeUndefined();
+    });
+
     it('stores a numeric id as a string and honours timestamp', async () => {
       await post('/user', { userId: 123, timestamp: '2024-05-01T10:00:00Z' });
       const row = await h().storage.entities.get(dev(), 'user', '123');

@@ -21,7 +21,10 @@ export interface Column {
   runtime(access: Sdk, route: RouteDefinition): Rule;
 }
 
-/** OFREP answers a request with no key at all 401 (its protocol); Reflag's runtime routes answer every key problem 403. */
+/**
+ * OFREP answers a request that presents no key at all (no bearer token) 401, its protocol's status; Reflag's runtime
+ * routes answer every key problem 403.
+ */
 const noKeyRuntime = (_: Sdk, route: RouteDefinition): Rule => (route.path.startsWith('/ofrep/') ? 401 : 403);
 
 const anyKey = (a: Sdk): Rule => (a.keys === 'any' ? 'ok' : 403);
@@ -33,7 +36,7 @@ export const MATRIX: Column[] = [
   { name: 'no key', present: () => ({}), management: () => 401, runtime: noKeyRuntime },
   { name: 'wrong management key', present: () => ({ authorization: 'Bearer fmk_not_a_real_key_000000000000000000000' }), management: () => 401, runtime: () => 403 },
   { name: 'wrong SDK key', present: () => ({ authorization: 'Bearer sec_fm_not_a_real_key_000000000000000' }), management: () => 401, runtime: () => 403 },
-  { name: 'not a bearer', present: (w) => ({ authorization: `Basic ${Buffer.from(`x:${w.envA.dev.secretKey}`).toString('base64')}` }), management: () => 401, runtime: () => 403 },
+  { name: 'not a bearer', present: (w) => ({ authorization: `Basic ${Buffer.from(`x:${w.envA.dev.secretKey}`).toString('base64')}` }), management: () => 401, runtime: noKeyRuntime },
   { name: 'publishable (header)', present: (w) => ({ authorization: `Bearer ${w.envA.dev.publishableKey}` }), management: () => 401, runtime: anyKey },
   { name: 'secret (header)', present: (w) => ({ authorization: `Bearer ${w.envA.dev.secretKey}` }), management: () => 401, runtime: () => 'ok' },
   { name: 'publishable (?publishableKey=)', present: (w) => ({ query: [['publishableKey', w.envA.dev.publishableKey]] }), management: () => 401, runtime: anyKey },

@@ -6,7 +6,7 @@ import { HttpError, type Issues } from './http-error.js';
 import { RawResponse, type Principal, type RouteDefinition } from './route.js';
 import { Router, type RouteMatch } from './router.js';
 import type { CoreRequest, CoreResponse } from './types.js';
-import { readBody, unreadableBodyError } from './read-body.js';
+import { readBody } from './read-body.js';
 import { validate, validateQuery } from './validate.js';
 
 /**
@@ -57,12 +57,6 @@ export function createHandler(services: Services, routes: readonly RouteDefiniti
       const cross = route?.surface === 'runtime' || cors.management ? preflightHeaders(request, cors) : NO_HEADERS;
       return { status: 204, headers: { allow: [...allow, 'OPTIONS'].join(', '), ...cross } };
     }
-    // A body that could not be read is answered first (413 before 404 or 401, as when the framework refuses it),
-    // with the CORS headers of the route it was sent to, so that a browser can read why.
-    if (request.body.kind === 'unreadable') {
-      if (match && 'route' in match) return fail(request, match, request.body.error, crossOrigin(request, match.route));
-      return errorResponse(unreadableBodyError(request.body.error), corsHeaders(request, cors));
-    }
     if (!match) {
       return errorResponse(new HttpError(404, 'not_found', `No route ${request.method} ${request.path}`), corsHeaders(request, cors));
     }
@@ -102,7 +96,7 @@ export function createHandler(services: Services, routes: readonly RouteDefiniti
   }
 
   function fail(request: CoreRequest, { route, params }: RouteMatch, error: unknown, extra: Readonly<Record<string, string>>): CoreResponse {
-    const httpError = request.body.kind === 'unreadable' ? unreadableBodyError(request.body.error) : toHttpError(error, services, request);
+    const httpError = toHttpError(error, services, request);
     const own = route.errorResponse?.(httpError, request, params);
     if (!own) return errorResponse(httpError, extra);
     if (extra !== NO_HEADERS) own.headers = { ...own.headers, ...extra };

@@ -73,9 +73,11 @@ export function readBody(request: CoreRequest, maxBytes: number): unknown {
       // 413 says what happened; the code stays within the spec's list.
       throw new HttpError(413, 'invalid_request', `Request body exceeds ${maxBytes} bytes`);
     }
-    if (!body.text.trim()) return undefined;
+    // A byte order mark may be ignored (RFC 8259, 8.1); Fastify's parser does, so every framework does.
+    const text = body.text.charCodeAt(0) === 0xfeff ? body.text.slice(1) : body.text;
+    if (!text.trim()) return undefined;
     try {
-      value = JSON.parse(body.text);
+      value = JSON.parse(text);
     } catch {
       throw invalidRequest('Request body is not valid JSON', { '': ['Request body is not valid JSON'] });
     }

@@ -11,7 +11,8 @@ export type RequestBody =
   | { kind: 'raw'; text: string; contentType?: string }
   /**
    * The body could not be read (over the size limit, a broken stream, JSON a framework's parser refused): the core
-   * answers with the matching error body, and with the route's CORS headers, before it looks at anything else.
+   * answers with the matching error body where it would have read the body, after routing and the key check, so
+   * every framework answers alike and with the route's CORS headers.
    */
   | { kind: 'unreadable'; error: unknown };
 

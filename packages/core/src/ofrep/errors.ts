@@ -1,14 +1,22 @@
 import { errorResponse, jsonResponse } from '../http/handler.js';
 import { HttpError } from '../http/http-error.js';
+import { bearerToken } from '../security/secrets.js';
 import type { CoreRequest, CoreResponse } from '../http/types.js';
 
-/** A request that names no key at all: OFREP answers it 401, where Reflag's runtime routes answer 403. */
+/**
+ * A request that presents no key at all (no bearer token, no `publishableKey`): OFREP answers it 401, where
+ * Reflag's runtime routes answer every key problem 403.
+ */
 function withoutCredentials(request: CoreRequest): boolean {
-  return !request.headers['authorization'] && !request.query.some(([name]) => name === 'publishableKey');
+  return !bearerToken(request.headers['authorization']) && !request.query.some(([name]) => name === 'publishableKey');
 }
 
+/** The message, and the field issues that say more than it does. */
 function details(error: HttpError): string {
-  const issues = Object.entries(error.issues ?? {}).map(([path, messages]) => `${path || '(body)'}: ${messages.join('; ')}`);
+  const issues = Object.entries(error.issues ?? {})
+    .map(([path, messages]) => [path, messages.filter((m) => m !== error.message)] as const)
+    .filter(([, messages]) => messages.length)
+    .map(([path, messages]) => `${path || '(body)'}: ${messages.join('; ')}`);
   return issues.length ? `${error.message} (${issues.join(', ')})` : error.message;
 }
 
