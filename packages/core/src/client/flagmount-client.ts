@@ -261,7 +261,7 @@ export class FlagmountClient {
 
   private resolve(state: EnvironmentState | undefined, context: FlagContext, flagKey: string): Resolved {
     const override = this.overrides?.[flagKey];
-    // A null override (a test switching one off with `{ key: null }`) is no override.
+    // A null override (`{ key: null }`, a test clearing one) is no override: the flag evaluates as usual.
     if (override !== undefined && override !== null) return fromOverride(flagKey, override);
     const evaluation = state?.compiled.evaluate(flagKey, evaluationContext(context));
     if (evaluation) return fromEvaluation(evaluation);
