@@ -21,6 +21,11 @@ describe('contextJson', () => {
     expect(contextFromQuery(q(['contextJson', JSON.stringify(context)]))).toEqual(context);
   });
 
+  it('reads lone surrogates as U+FFFD, as JSON bodies are read (stored attributes hold them so)', () => {
+    const text = '{"user":{"id":"u\\ud800","k\\udc00":"v"},"other":{"ok":"\\ud83d\\ude00"}}';
+    expect(contextFromQuery(q(['contextJson', text]))).toEqual({ user: { id: 'u\ufffd', 'k\ufffd': 'v' }, other: { ok: '😀' } });
+  });
+
   it('accepts exactly 16384 bytes and refuses 16385 (UTF-8 bytes, not characters)', () => {
     const base = JSON.stringify({ user: { id: 'u', pad: '' } });
     const exact = JSON.stringify({ user: { id: 'u', pad: 'x'.repeat(16384 - base.length) } });
