@@ -1,6 +1,6 @@
 export { createFlagmount, type Flagmount } from './create-flagmount.js';
 export * from './options.js';
-export { silentLogger, normalizeLogger, type Logger } from './logger.js';
+export { silentLogger, normalizeLogger, type LogFunction, type Logger } from './logger.js';
 export { BOOTSTRAP_ORG_ID } from './bootstrap.js';
 
 export * from './storage/records.js';

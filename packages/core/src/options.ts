@@ -1,4 +1,4 @@
-import type { Logger } from './logger.js';
+import type { LogFunction, Logger } from './logger.js';
 import type { Storage } from './storage/port.js';
 import type { ManagementScope } from './storage/records.js';
 
@@ -33,7 +33,8 @@ export interface BootstrapResult {
 
 export interface FlagmountOptions {
   storage: Storage;
-  logger?: Partial<Logger>;
+  /** An object with level methods (console, pino, bunyan, winston…) or one `(message, fields, level)` function. */
+  logger?: Partial<Logger> | LogFunction;
   /**
    * Creates the organisation, an app with Development and Production environments, stages, the All segment and
    * a management key with every scope, when the store is empty. Also on when `FLAGMOUNT_MANAGEMENT_KEY` is set.
