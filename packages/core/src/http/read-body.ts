@@ -1,5 +1,6 @@
 import { HttpError, invalidRequest } from './http-error.js';
 import type { CoreRequest } from './types.js';
+import { wellFormed, wellFormedJson } from './well-formed.js';
 
 /**
  * A body that is not JSON. A 400 rather than HTTP's 415: the specs answer every invalid body with 400, and
@@ -86,45 +87,5 @@ export function readBody(request: CoreRequest, maxBytes: number): unknown {
     const message = `Request body is nested deeper than ${MAX_BODY_DEPTH} levels`;
     throw invalidRequest(message, { '': [message] });
   }
-  // A lone surrogate can only come from a `\u` escape: Node decodes the body's bytes as UTF-8 and replaces what is
-  // not. A text without one needs no walk.
-  if (body.kind === 'raw' && !body.text.includes('\\u')) return value;
-  return wellFormed(value);
-}
-
-interface WellFormedString {
-  isWellFormed(): boolean;
-  toWellFormed(): string;
-}
-
-const fix = (text: string): string => {
-  const s = text as unknown as WellFormedString;
-  return s.isWellFormed() ? text : s.toWellFormed();
-};
-
-/**
- * The value with every lone UTF-16 surrogate (valid in JSON as an escape, `"\ud800"`, but not Unicode) replaced by
- * U+FFFD, in strings and in member names. The SQL stores keep UTF-8, where the same replacement happens on write:
- * done here, every store holds what the answer shows, and sending the same text again changes nothing (it
- * advanced flagStateVersion on every repeat before). The value given is left as it is (it may be a host parser's):
- * what needs a change is copied. Recursive: `readBody` calls it once the depth is known to be bounded.
- */
-export function wellFormed(value: unknown): unknown {
-  if (typeof value === 'string') return fix(value);
-  if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) {
-    let out: unknown[] | undefined;
-    value.forEach((item, i) => {
-      const fixed = wellFormed(item);
-      if (fixed !== item) (out ??= [...value])[i] = fixed;
-    });
-    return out ?? value;
-  }
-  const entries = Object.entries(value);
-  const fixed = entries.map(([key, item]) => [fix(key), wellFormed(item)] as const);
-  if (fixed.every(([key, item], i) => key === entries[i]![0] && item === entries[i]![1])) return value;
-  const out: Record<string, unknown> = {};
-  // Defined, not assigned: a member named `__proto__` stays a member, as JSON.parse makes it.
-  for (const [key, item] of fixed) Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
-  return out;
+  return body.kind === 'raw' ? wellFormedJson(body.text, value) : wellFormed(value);
 }

@@ -26,6 +26,12 @@ describe('contextJson', () => {
     expect(contextFromQuery(q(['contextJson', text]))).toEqual({ user: { id: 'u\ufffd', 'k\ufffd': 'v' }, other: { ok: '😀' } });
   });
 
+  it('refuses a context nested thousands of levels deep with an escape in it as a 400, never a stack overflow', () => {
+    const n = 8000;
+    const text = `{"user":{"id":"\\ud800","x":${'['.repeat(n)}${']'.repeat(n)}}}`;
+    expect(fails(q(['contextJson', text])).status).toBe(400);
+  });
+
   it('accepts exactly 16384 bytes and refuses 16385 (UTF-8 bytes, not characters)', () => {
     const base = JSON.stringify({ user: { id: 'u', pad: '' } });
     const exact = JSON.stringify({ user: { id: 'u', pad: 'x'.repeat(16384 - base.length) } });

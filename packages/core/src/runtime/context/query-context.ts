@@ -1,5 +1,5 @@
 import { addIssue, invalidRequest, type Issues } from '../../http/http-error.js';
-import { wellFormed } from '../../http/read-body.js';
+import { wellFormedJson } from '../../http/well-formed.js';
 import { validate } from '../../http/validate.js';
 import { parseContextText } from './context-json.js';
 import { CONTEXT_JSON_MAX_BYTES, ContextSchema, type Context } from '../../schemas/context.js';
@@ -60,7 +60,7 @@ export function parseContextJson(text: string, name: string): unknown {
     throw contextError(name, `${name} is not valid JSON`);
   }
   // Lone surrogates become U+FFFD, as in JSON bodies: stored attributes hold them so, and a rule must match both.
-  return text.includes('\\u') ? wellFormed(value) : value;
+  return wellFormedJson(text, value);
 }
 
 /** Checks the context rules; issue paths are prefixed with the parameter the context came from. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { wellFormed } from '../../src/http/read-body.js';
+import { wellFormed } from '../../src/http/well-formed.js';
 
 describe('wellFormed', () => {
   it('replaces lone surrogates in strings and member names, at any depth', () => {
