@@ -50,12 +50,16 @@ async function routes(scope: FastifyInstance, mount: Mount): Promise<void> {
   if (!scope.hasContentTypeParser('*')) {
     scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, new RawText(String(body))));
   }
+  // With `useSemicolonDelimiter` Fastify's query can begin before the `?`, so its parse is not of the same text.
+  const config = scope.initialConfig as { useSemicolonDelimiter?: boolean; routerOptions?: { useSemicolonDelimiter?: boolean } };
+  const semicolons = config.useSemicolonDelimiter === true || config.routerOptions?.useSemicolonDelimiter === true;
+  const query = (request: FastifyRequest): unknown => (semicolons ? undefined : request.query);
   const answer = (request: FastifyRequest, reply: FastifyReply, body: HostBody): Promise<FastifyReply> | undefined => {
     // The router matched, so the URL is below `scope.prefix` (the full one, outer prefixes included); the fallback
     // covers a case-insensitive router, whose match can differ from the prefix in case only.
     const url = request.url;
     const below = pathBelow(scope.prefix, url) ?? url.slice(scope.prefix.length);
-    const response = handleNodeRequest(mount, request.raw, reply.raw, below, body);
+    const response = handleNodeRequest(mount, request.raw, reply.raw, below, body, query(request));
     if (response instanceof Promise) return response.then((answered) => send(reply, answered, noOnSendHook(request)));
     // Answered at once (the usual evaluate request): Fastify wants nothing back from a handler that has sent.
     send(reply, response, noOnSendHook(request));
