@@ -102,6 +102,18 @@ forEachAdapter((harness) => {
       expect((await post({ key: 'ok-key', name: 'x' })).status).toBe(200);
     });
 
+    it('refuses keys with surrounding whitespace or control characters (C0, DEL, C1) in the custom format', async () => {
+      const h = harness();
+      const post = (key: string) => h.request('POST', `/apps/${h.appId}/flags`, { body: { key, name: 'x' } });
+      await expectNothingStored(h, async () => {
+        for (const key of [' k', 'k\t', 'a\u0000b', 'a\u007fb', 'a\u0085b', '\u0085k', '\u009b', 'k\u00a0']) {
+          expectError(await post(key), 400, 'not_possible', 'key');
+        }
+      });
+      // Visible non-ASCII is a key like any other.
+      expect((await post('caf\u00e9-\u{1F680}')).status).toBe(200);
+    });
+
     it('refuses a stage of another app and a member of another organisation', async () => {
       const h = harness();
       const second = await h.request('POST', '/apps', { body: { name: 'Second' } });

@@ -13,13 +13,15 @@ const FORMATS: Record<Exclude<FlagKeyFormat, 'custom'>, { pattern: RegExp; examp
   kebabCaseLower: { pattern: /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/, example: 'new-checkout' },
 };
 
+const CONTROL = /\p{Cc}/u;
+
 /** `undefined` when `key` fits `format`, else a message naming the format with an example. */
 export function flagKeyFormatProblem(key: string, format: FlagKeyFormat): string | undefined {
   if (format === 'custom') {
     // Any key, but not one a person cannot see: surrounding whitespace or control characters break code lookups.
     if (key.trim() !== key) return 'must not start or end with whitespace';
-    // eslint-disable-next-line no-control-regex
-    if (/[\u0000-\u001f\u007f]/.test(key)) return 'must not contain control characters';
+    // Category Cc: C0, DEL and C1 (U+0080–U+009F, among them U+0085, which `trim()` keeps).
+    if (CONTROL.test(key)) return 'must not contain control characters';
     return undefined;
   }
   const { pattern, example } = FORMATS[format];
