@@ -45,11 +45,11 @@ export const flagmountFastify = fp(plugin, { fastify: '5.x', name: '@flagmount/f
 export default flagmountFastify;
 
 async function routes(scope: FastifyInstance, mount: Mount): Promise<void> {
-  // Keep the host's JSON parser (its result arrives parsed); any other content type, or a host that removed the
-  // parsers, reaches the core as text, which answers 400 itself.
-  if (!scope.hasContentTypeParser('*')) {
-    scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, new RawText(String(body))));
-  }
+  // Every body reaches the core as text, which parses JSON as it does under Express and Koa. Fastify's JSON parser
+  // refuses valid JSON with a `__proto__` or `constructor.prototype` key (that the core stores as plain names) and
+  // words its own errors. This scope is encapsulated: the host's routes keep their parsers.
+  scope.removeAllContentTypeParsers();
+  scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, new RawText(String(body))));
   // With `useSemicolonDelimiter` Fastify's query can begin before the `?`, so its parse is not of the same text.
   const config = scope.initialConfig as { useSemicolonDelimiter?: boolean; routerOptions?: { useSemicolonDelimiter?: boolean } };
   const semicolons = config.useSemicolonDelimiter === true || config.routerOptions?.useSemicolonDelimiter === true;
@@ -65,14 +65,12 @@ async function routes(scope: FastifyInstance, mount: Mount): Promise<void> {
     send(reply, response, noOnSendHook(request));
     return undefined;
   };
-  // Only body-parsing failures are ours to answer (broken JSON, over the limit): the core does, after the key check
-  // and with the route's CORS headers, as for a body it reads itself. Anything else, such as a host hook rejecting the request, is rethrown to the host's error handler
-  // as it would be for the host's routes.
+  // Only body-reading failures are ours to answer (over the limit, a bad Content-Length or media type): the core
+  // does, after the key check and with the route's CORS headers, as for a body it reads itself. Anything else, such
+  // as a host hook rejecting the request, is rethrown to the host's error handler as it would be for its own routes.
   scope.setErrorHandler((error: { code?: string }, request, reply) => {
     if (!error.code?.startsWith('FST_ERR_CTP_')) throw error;
-    // An empty body sent as JSON is no body, as Express and Koa hand it over: the route decides whether it needs one.
-    const body: HostBody = error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? {} : { refused: error };
-    return answer(request, reply, body) ?? reply;
+    return answer(request, reply, { refused: error }) ?? reply;
   });
 
   const handler = (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> | undefined =>

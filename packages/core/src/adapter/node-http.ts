@@ -73,7 +73,7 @@ const declaredLength = (req: IncomingMessage) => Number(req.headers['content-len
  */
 export function nodeRequestBody(req: IncomingMessage, parsed: unknown, limit: number): RequestBody | Promise<RequestBody> {
   const contentType = req.headers['content-type'];
-  const type = contentType ? { contentType } : {};
+  const type = contentType !== undefined ? { contentType } : {};
   const length = declaredLength(req);
   const hasBody = req.headers['transfer-encoding'] !== undefined || length > 0;
   if (!hasBody) return { kind: 'none' };
@@ -330,5 +330,5 @@ function checkHeaders(headers: Record<string, string>): void {
 function textBody(req: IncomingMessage, text: string, limit: number): RequestBody {
   if (Buffer.byteLength(text) > limit) throw new BodyTooLargeError();
   const contentType = req.headers['content-type'];
-  return { kind: 'raw', text, ...(contentType ? { contentType } : {}) };
+  return { kind: 'raw', text, ...(contentType !== undefined ? { contentType } : {}) };
 }

@@ -65,8 +65,9 @@ export function readBody(request: CoreRequest, maxBytes: number): unknown {
   const body = request.body;
   if (body.kind === 'none') return undefined;
   if (body.kind === 'unreadable') throw unreadableBodyError(body.error);
-  const type = (body.contentType ?? request.headers['content-type'] ?? '').toLowerCase();
-  if (type && !type.includes('json')) throw notJsonError();
+  // No Content-Type at all is read as JSON (the specs' clients always send one); an empty one is not JSON.
+  const type = body.contentType ?? request.headers['content-type'];
+  if (type !== undefined && !type.toLowerCase().includes('json')) throw notJsonError();
   let value: unknown;
   if (body.kind === 'parsed') value = body.value;
   else {
