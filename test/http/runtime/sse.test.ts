@@ -124,6 +124,27 @@ forEachAdapter(
         expect(again).toBe(200);
       });
 
+      it('ends the streams of a rotated key, and only those', async () => {
+        const env = h().envs.production;
+        const client = reader();
+        const server = reader();
+        await client.open(`${h().baseUrl}/sse/client?publishableKey=${env.publishableKey}`);
+        await server.open(`${h().baseUrl}/sse/server`, { authorization: `Bearer ${env.secretKey}` });
+        await client.until((t) => t.includes(message(0)));
+        await server.until((t) => t.includes(message(0)));
+        const rotated = await h().request('POST', `/apps/${h().appId}/environments/${env.id}/rotate-keys`, { body: { which: 'publishable' } });
+        expect(rotated.status).toBe(200);
+        const deadline = Date.now() + 2000;
+        while (!client.done && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+        expect(client.done).toBe(true);
+        // The secret key still opens /sse/server: that stream keeps its updates.
+        await bump(h().instance, h().appId, env.id);
+        await server.until((t) => t.includes(message(1)));
+        expect(server.done).toBe(false);
+        const refused = await fetch(`${h().baseUrl}/sse/client?publishableKey=${env.publishableKey}`);
+        expect(refused.status).toBe(403);
+      });
+
       it('close() ends every stream', async () => {
         const s = reader();
         await s.open(`${h().baseUrl}/sse/server`, { authorization: `Bearer ${h().envs.development.secretKey}` });

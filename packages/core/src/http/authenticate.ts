@@ -61,5 +61,5 @@ function authenticateSdk(services: Services, request: CoreRequest, keys: 'secret
     throw sdkForbidden('publishableKey and the Authorization header name different environments');
   }
   if (keys === 'secret' && match.keyKind !== 'secret') throw sdkForbidden('This endpoint requires the secret key');
-  return { kind: 'sdk', environment: match.environment, keyKind: match.keyKind };
+  return { kind: 'sdk', environment: match.environment, keyKind: match.keyKind, key: header || fromQuery! };
 }

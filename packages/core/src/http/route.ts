@@ -14,7 +14,8 @@ export type AuthRequirement =
 
 export type Principal =
   | { kind: 'management'; key: ManagementKeyRecord }
-  | { kind: 'sdk'; environment: EnvironmentRecord; keyKind: 'publishable' | 'secret' }
+  /** `key` is the SDK key that decided, as sent: a live stream checks it still holds after a rotation. */
+  | { kind: 'sdk'; environment: EnvironmentRecord; keyKind: 'publishable' | 'secret'; key: string }
   | { kind: 'public' };
 
 type StaticOr<T extends TSchema | undefined, D> = T extends TSchema ? Static<T> : D;

@@ -34,6 +34,7 @@ export class SnapshotCache {
    */
   private readonly appFlags = new Map<string, Map<string, FlagRecord>>();
   private readonly listeners = new Set<(state: EnvironmentState) => void>();
+  private readonly keyListeners = new Set<(envId: string) => void>();
   private unsubscribe: (() => void) | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
   private closed = false;
@@ -77,6 +78,12 @@ export class SnapshotCache {
     return () => this.listeners.delete(listener);
   }
 
+  /** Called with the environment's id when its SDK keys changed (rotation) or it is gone (deleted). */
+  onKeysChange(listener: (envId: string) => void): () => void {
+    this.keyListeners.add(listener);
+    return () => this.keyListeners.delete(listener);
+  }
+
   /** Requests parked by `waitForVersion` right now (a gauge: each leaves on its version, its timeout or its client going away). */
   get pendingWaits(): number {
     return this.waiters.size;
@@ -113,6 +120,7 @@ export class SnapshotCache {
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.waiters.releaseAll();
     this.listeners.clear();
+    this.keyListeners.clear();
   }
 
   private onChange(change: ChangeNotice): void {
@@ -196,6 +204,19 @@ export class SnapshotCache {
     }
     this.keyIndex.set(sha256Hex(next.publishableKey), { envId: next.id, keyKind: 'publishable' });
     this.keyIndex.set(sha256Hex(next.secretKey), { envId: next.id, keyKind: 'secret' });
+    if (previous && (previous.publishableKey !== next.publishableKey || previous.secretKey !== next.secretKey)) {
+      this.keysChanged(next.id);
+    }
+  }
+
+  private keysChanged(envId: string): void {
+    for (const listener of this.keyListeners) {
+      try {
+        listener(envId);
+      } catch (error) {
+        this.logger.error('flagmount: key change listener failed', { error });
+      }
+    }
   }
 
   private drop(envId: string): void {
@@ -205,6 +226,7 @@ export class SnapshotCache {
     this.matchedKeys.clear();
     this.keyIndex.delete(sha256Hex(state.environment.publishableKey));
     this.keyIndex.delete(sha256Hex(state.environment.secretKey));
+    this.keysChanged(envId);
   }
 }
 

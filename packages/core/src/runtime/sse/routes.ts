@@ -1,5 +1,18 @@
 import { defineRoute, raw, type RouteDefinition } from '../../http/route.js';
+import type { Principal } from '../../http/route.js';
+import type { Services } from '../../services.js';
 import { sdkEnvironment } from '../environment.js';
+
+/** A stream for the caller's environment that ends once the key it was opened with stops opening it. */
+function openStream(services: Services, principal: Principal) {
+  const { environment, keyKind } = sdkEnvironment(principal);
+  const key = principal.kind === 'sdk' ? principal.key : '';
+  const holds = () => {
+    const match = services.snapshots.resolveSdkKey(key);
+    return match?.environment.id === environment.id && match.keyKind === keyKind;
+  };
+  return raw(services.streams.open(environment.id, holds));
+}
 
 /**
  * Push for Reflag's node SDK (`flagsSyncMode: 'push'`, `flagsPushUrl: '<mount>/sse/server'`). The SDK's
@@ -15,8 +28,7 @@ const serverStream = defineRoute({
   auth: { kind: 'sdk', keys: 'secret' },
   produces: 'text/event-stream',
   async handle({ services, principal }) {
-    const { environment } = sdkEnvironment(principal);
-    return raw(services.streams.open(environment.id));
+    return openStream(services, principal);
   },
 });
 
@@ -35,8 +47,7 @@ const clientStream = defineRoute({
   auth: { kind: 'sdk', keys: 'any' },
   produces: 'text/event-stream',
   async handle({ services, principal }) {
-    const { environment } = sdkEnvironment(principal);
-    return raw(services.streams.open(environment.id));
+    return openStream(services, principal);
   },
 });
 

@@ -10,6 +10,8 @@ export interface StreamHubOptions {
 
 interface Connection {
   envId: string;
+  /** Whether the key that opened the stream still opens it; asked when the environment's keys change. */
+  holds: () => boolean;
   sink: StreamSink | undefined;
   /** Set once the stream ended, from either side; a closed connection is never written to again. */
   closed: boolean;
@@ -44,7 +46,12 @@ export class StreamHub {
     private readonly logger: Logger,
     private readonly options: StreamHubOptions,
   ) {
-    this.unsubscribe = snapshots.onUpdate((state) => this.broadcast(state.environment.id, state.version));
+    const updates = snapshots.onUpdate((state) => this.broadcast(state.environment.id, state.version));
+    const keys = snapshots.onKeysChange((envId) => this.endRevoked(envId));
+    this.unsubscribe = () => {
+      updates();
+      keys();
+    };
   }
 
   /** Open streams of one environment (or of all). */
@@ -57,16 +64,17 @@ export class StreamHub {
 
   /**
    * A 200 `text/event-stream` response for `envId`, or a 503 error when the environment is at its cap or the hub
-   * is closed. The slot is taken now, so concurrent requests can never exceed the cap.
+   * is closed. The slot is taken now, so concurrent requests can never exceed the cap. The stream ends when its
+   * environment's keys change and `holds` (the opening key still opens it) is false: a rotated or deleted key.
    */
-  open(envId: string): CoreResponse {
+  open(envId: string, holds: () => boolean = () => true): CoreResponse {
     if (this.closed) throw notAvailable('Flagmount is shutting down');
     const set = this.byEnv.get(envId) ?? new Set<Connection>();
     if (set.size >= this.options.maxConnectionsPerEnvironment) {
       this.logger.warn('flagmount: SSE connection limit reached', { envId, limit: this.options.maxConnectionsPerEnvironment });
       throw notAvailable(`Too many live update connections for this environment (limit ${this.options.maxConnectionsPerEnvironment})`);
     }
-    const connection: Connection = { envId, sink: undefined, closed: false };
+    const connection: Connection = { envId, holds, sink: undefined, closed: false };
     set.add(connection);
     this.byEnv.set(envId, set);
     this.startHeartbeat();
@@ -105,16 +113,23 @@ export class StreamHub {
     this.unsubscribe();
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.heartbeat = undefined;
-    for (const set of [...this.byEnv.values()]) {
-      for (const connection of [...set]) {
-        const sink = connection.sink;
-        this.release(connection);
-        try {
-          sink?.end();
-        } catch (error) {
-          this.logger.debug('flagmount: could not end an SSE stream', { error });
-        }
-      }
+    for (const set of [...this.byEnv.values()]) for (const connection of [...set]) this.end(connection);
+  }
+
+  /** Ends the streams of `envId` whose key no longer opens them. */
+  private endRevoked(envId: string): void {
+    const set = this.byEnv.get(envId);
+    if (!set) return;
+    for (const connection of [...set]) if (!connection.holds()) this.end(connection);
+  }
+
+  private end(connection: Connection): void {
+    const sink = connection.sink;
+    this.release(connection);
+    try {
+      sink?.end();
+    } catch (error) {
+      this.logger.debug('flagmount: could not end an SSE stream', { error });
     }
   }
 
