@@ -152,6 +152,22 @@ forEachAdapter((h) => {
       expect(row).toMatchObject({ id, score: 4, comment: 'Great', flagKey: 'checkout', featureId: flag!.id, source: 'widget', companyId: 'c1' });
     });
 
+    it("400 for an update of another user's feedback, which stays as it was, in /feedback and in /bulk", async () => {
+      const id = (await post('/feedback', { userId: 'alice', score: 5, comment: 'love it' })).body.feedbackId;
+      const takeover = await post('/feedback', { feedbackId: id, userId: 'mallory', score: 1 });
+      expect(takeover.status).toBe(400);
+      expect(takeover.body.issues).toEqual({ feedbackId: ['feedbackId names feedback of another user'] });
+      const bulk = await post('/bulk', [
+        { type: 'feedback', feedbackId: id, userId: 'mallory', score: 1 },
+        { type: 'feedback', feedbackId: id, userId: 'alice', comment: 'still love it' },
+      ]);
+      expect(bulk.status).toBe(200);
+      expect(bulk.body.rejected).toEqual([{ index: 0, issues: { feedbackId: ['feedbackId names feedback of another user'] } }]);
+      const rows = await h().storage.feedback.listByEnv(dev(), 10);
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ id, userId: 'alice', score: 5, comment: 'still love it' });
+    });
+
     it('at least one of score and comment', async () => {
       const res = await post('/feedback', { userId: 'u1', key: 'x' });
       expect(res.status).toBe(400);

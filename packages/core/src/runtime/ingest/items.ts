@@ -68,9 +68,14 @@ export function bulkItemIssues(value: Record<string, unknown>): { item?: Runtime
   try {
     return { item: parseItem(value['type'], value, 'bulk item') };
   } catch (error) {
-    if (error instanceof HttpError && error.status === 400) return { issues: error.issues ?? { '': [error.message] } };
-    throw error;
+    return { issues: itemIssues(error) };
   }
+}
+
+/** The issues of a 400 about one `/bulk` item; any other error is rethrown. */
+export function itemIssues(error: unknown): Issues {
+  if (error instanceof HttpError && error.status === 400) return error.issues ?? { '': [error.message] };
+  throw error;
 }
 
 /**
@@ -113,7 +118,9 @@ export async function addItem(
 
 /**
  * Creates feedback, or updates the feedback named by `feedbackId` field by field (fields not sent keep their
- * stored value). An unknown `feedbackId` creates feedback under that id: the runtime API has no 404.
+ * stored value). An unknown `feedbackId` creates feedback under that id: the runtime API has no 404. Feedback of
+ * another user is a 400: the publishable key is public and answers hand out feedback ids, so anyone could
+ * otherwise rewrite a user's feedback and make it theirs.
  * `key` and `featureId` complete each other from the environment's flags (featureId is the flag's id).
  */
 async function feedbackRecord(
@@ -128,6 +135,11 @@ async function feedbackRecord(
   const previous = body.feedbackId
     ? (pending.get(body.feedbackId) ?? (await services.storage.feedback.get(envId, body.feedbackId)))
     : undefined;
+  const userId = idString(body.userId);
+  if (previous && previous.userId !== userId) {
+    const message = 'feedbackId names feedback of another user';
+    throw invalidRequest(message, { feedbackId: [message] });
+  }
   let flagKey = body.key ?? null;
   let featureId = body.featureId ?? null;
   if (flagKey !== null && featureId === null) featureId = state.flags.get(flagKey)?.id ?? null;
@@ -139,7 +151,7 @@ async function feedbackRecord(
   return {
     id,
     envId,
-    userId: idString(body.userId),
+    userId,
     companyId: body.companyId !== undefined ? idString(body.companyId) : (previous?.companyId ?? null),
     flagKey: flagKey ?? previous?.flagKey ?? null,
     featureId: featureId ?? previous?.featureId ?? null,

@@ -12,7 +12,7 @@ import type { FeedbackRecord } from '../../storage/records.js';
 import { invalidateRemoteContext } from '../context/remote-context.js';
 import { currentState, sdkEnvironment } from '../environment.js';
 import { BatchBuilder } from './batch-builder.js';
-import { addItem, bulkItemIssues, checkedItem, type RuntimeItem } from './items.js';
+import { addItem, bulkItemIssues, checkedItem, itemIssues, type RuntimeItem } from './items.js';
 
 /** Submits through the group-commit writer: it resolves after the commit, so a 200 means stored. */
 async function commit(services: Services, builder: BatchBuilder): Promise<void> {
@@ -88,8 +88,15 @@ const bulkRoute = defineRoute({
     const receivedAt = services.now().toISOString();
     for (const [index, value] of body.entries()) {
       const { item, issues } = bulkItemIssues(value as Record<string, unknown>);
-      if (item) await addItem(services, state, builder, item, pendingFeedback, receivedAt);
-      else rejected.push({ index, issues: issues ?? {} });
+      if (!item) rejected.push({ index, issues: issues ?? {} });
+      else {
+        // A valid item can still conflict with what is stored (feedback of another user): skipped like the rest.
+        const conflict = await addItem(services, state, builder, item, pendingFeedback, receivedAt).then(
+          () => undefined,
+          (error: unknown) => itemIssues(error),
+        );
+        if (conflict) rejected.push({ index, issues: conflict });
+      }
     }
     await commit(services, builder);
     if (rejected.length) {
