@@ -43,18 +43,35 @@ function statusOf(error: unknown): number | undefined {
  */
 export const MAX_BODY_DEPTH = 64;
 
-/** Iterative, so that the check itself cannot overflow the stack. */
-function deeperThan(value: unknown, max: number): boolean {
+/**
+ * What no body may hold: nesting deeper than `max`, or a number JSON.parse read as ±Infinity (`1e400`), which no
+ * store keeps (it would be acknowledged and then read back as null). Iterative, so that the check itself cannot
+ * overflow the stack.
+ */
+function bodyProblem(value: unknown, max: number): 'deep' | 'number' | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? undefined : 'number';
   const stack: Array<[unknown, number]> = [[value, 1]];
   while (stack.length) {
     const [node, depth] = stack.pop()!;
     if (typeof node !== 'object' || node === null) continue;
-    if (depth > max) return true;
+    if (depth > max) return 'deep';
     for (const child of Array.isArray(node) ? node : Object.values(node)) {
       if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+      else if (typeof child === 'number' && !Number.isFinite(child)) return 'number';
     }
   }
-  return false;
+  return undefined;
+}
+
+/** The dotted path of the first non-finite number in `value` (which `bodyProblem` found not too deep). */
+function infinitePath(value: unknown, path: string): string | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? undefined : path;
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const [key, child] of Object.entries(value)) {
+    const found = infinitePath(child, path ? `${path}.${key}` : key);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 /**
@@ -84,9 +101,14 @@ export function readBody(request: CoreRequest, maxBytes: number): unknown {
       throw invalidRequest('Request body is not valid JSON', { '': ['Request body is not valid JSON'] });
     }
   }
-  if (deeperThan(value, MAX_BODY_DEPTH)) {
+  const problem = bodyProblem(value, MAX_BODY_DEPTH);
+  if (problem === 'deep') {
     const message = `Request body is nested deeper than ${MAX_BODY_DEPTH} levels`;
     throw invalidRequest(message, { '': [message] });
+  }
+  if (problem === 'number') {
+    const message = 'Number out of range (beyond ±1.8e308)';
+    throw invalidRequest(message, { [infinitePath(value, '')!]: [message] });
   }
   return body.kind === 'raw' ? wellFormedJson(body.text, value) : wellFormed(value);
 }
