@@ -6,21 +6,29 @@ import { flagsUpdatedMessage, StreamHub } from '../../src/runtime/sse/stream-hub
 import type { EnvironmentState } from '../../src/snapshot/environment-state.js';
 import type { SnapshotCache } from '../../src/snapshot/snapshot-cache.js';
 
-/** Just what the hub uses of the snapshot cache: `get(envId).version` and `onUpdate`. */
+/** Just what the hub uses of the snapshot cache: `get(envId).version`, `onUpdate` and `onKeysChange`. */
 function fakeSnapshots(versions: Record<string, number>) {
   const listeners = new Set<(state: EnvironmentState) => void>();
+  const keyListeners = new Set<(envId: string) => void>();
   const cache = {
     get: (envId: string) => (envId in versions ? ({ version: versions[envId] } as EnvironmentState) : undefined),
     onUpdate: (listener: (state: EnvironmentState) => void) => {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    onKeysChange: (listener: (envId: string) => void) => {
+      keyListeners.add(listener);
+      return () => keyListeners.delete(listener);
+    },
   };
   const update = (envId: string, version: number) => {
     versions[envId] = version;
     for (const l of listeners) l({ version, environment: { id: envId } } as EnvironmentState);
   };
-  return { cache: cache as unknown as SnapshotCache, update, listeners };
+  const keysChanged = (envId: string) => {
+    for (const l of keyListeners) l(envId);
+  };
+  return { cache: cache as unknown as SnapshotCache, update, keysChanged, listeners };
 }
 
 function connect(response: CoreResponse) {
@@ -130,5 +138,18 @@ describe('StreamHub', () => {
     expect(() => hub!.open('e1')).toThrow(HttpError);
     vi.advanceTimersByTime(30_000);
     expect(hub.count('e1')).toBe(0);
+  });
+  it('ends, when its environment\'s keys change, the streams whose key no longer holds', () => {
+    const snapshots = fakeSnapshots({ e1: 3 });
+    hub = new StreamHub(snapshots.cache, silentLogger, { maxConnectionsPerEnvironment: 10, heartbeatMs: 0 });
+    let revoked = false;
+    const old = connect(hub.open('e1', () => !revoked));
+    const kept = connect(hub.open('e1', () => true));
+    snapshots.keysChanged('e1');
+    expect([old.ended(), kept.ended()]).toEqual([false, false]);
+    revoked = true;
+    snapshots.keysChanged('e1');
+    expect([old.ended(), kept.ended()]).toEqual([true, false]);
+    expect(hub.count('e1')).toBe(1);
   });
 });
