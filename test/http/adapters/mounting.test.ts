@@ -50,11 +50,14 @@ forEachProbeHost('host routes beside the mount', {}, (host) => {
     }
   });
 
-  it('answers a malformed path inside the prefix with a 4xx and keeps serving', async () => {
-    // Express and Koa hand the URL over and the core answers 404; Fastify's router refuses it with its own 400
-    // before any plugin runs (the host's `frameworkErrors` option decides that body).
-    const res = await host().fetch('/flags/%E0%A4%A');
-    expect(res.status).toBe(host().adapter === 'fastify' ? 400 : 404);
+  it('answers a malformed path inside the prefix with a 400 and keeps serving', async () => {
+    // Express and Koa hand the URL over and the core answers; Fastify's router refuses it with its own 400 before
+    // any plugin runs (the host's `frameworkErrors` option decides that body).
+    for (const path of ['/flags/%E0%A4%A', '/flags/apps/%ZZ', '/flags/apps/x/envs/y/users/%ZZ/flags']) {
+      const res = await host().fetch(path);
+      expect(res.status, path).toBe(400);
+      if (host().adapter !== 'fastify') expect(isErrorBody(await res.json(), 'invalid_request'), path).toBe(true);
+    }
     expect(host().hostErrors).toEqual([]);
     expect((await host().fetch('/flags/apps')).status).toBe(200);
   });

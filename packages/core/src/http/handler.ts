@@ -2,9 +2,9 @@ import type { Services } from '../services.js';
 import { ConflictError, StorageUnavailableError } from '../storage/errors.js';
 import { authenticate } from './authenticate.js';
 import { corsHeaders, NO_HEADERS, preflightHeaders } from './cors.js';
-import { HttpError, type Issues } from './http-error.js';
+import { HttpError, invalidRequest, type Issues } from './http-error.js';
 import { RawResponse, type Principal, type RouteDefinition } from './route.js';
-import { Router, type RouteMatch } from './router.js';
+import { malformedPath, Router, type RouteMatch } from './router.js';
 import type { CoreRequest, CoreResponse } from './types.js';
 import { readBody } from './read-body.js';
 import { validate, validateQuery } from './validate.js';
@@ -58,7 +58,11 @@ export function createHandler(services: Services, routes: readonly RouteDefiniti
       return { status: 204, headers: { allow: [...allow, 'OPTIONS'].join(', '), ...cross } };
     }
     if (!match) {
-      return errorResponse(new HttpError(404, 'not_found', `No route ${request.method} ${request.path}`), corsHeaders(request, cors));
+      // A broken escape is the client's mistake in the URL, not a route that is missing (Fastify's router says 400 too).
+      const error = malformedPath(request.path)
+        ? invalidRequest('The path holds a malformed percent-escape', { '': ['The path holds a malformed percent-escape'] })
+        : new HttpError(404, 'not_found', `No route ${request.method} ${request.path}`);
+      return errorResponse(error, corsHeaders(request, cors));
     }
     if ('allowed' in match) {
       return errorResponse(new HttpError(405, 'not_allowed', `Method ${request.method} is not allowed here`), {

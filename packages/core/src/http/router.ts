@@ -69,6 +69,16 @@ export class Router {
 
 const literalPath = (parts: readonly string[]) => `/${parts.join('/')}`;
 
+/** Whether `path` holds a percent-escape that does not decode (`%ZZ`, half a UTF-8 sequence): it names no route. */
+export function malformedPath(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 function specificity(r: CompiledRoute): number {
   return r.segments.reduce<number>((n, s, i) => n + (typeof s === 'string' ? 2 ** (20 - i) : 0), 0);
 }
