@@ -88,6 +88,13 @@ export function readBody(request: CoreRequest, maxBytes: number): unknown {
   let value: unknown;
   if (body.kind === 'parsed') value = body.value;
   else {
+    // The bytes are read as they came: a compressed body would be read as broken JSON, or a mislabelled plain
+    // one accepted. A host parser that inflates (Express's, Koa's) hands over a parsed body instead.
+    const encoding = request.headers['content-encoding']?.trim().toLowerCase();
+    if (encoding && encoding !== 'identity') {
+      const message = `Content-Encoding ${encoding} is not supported: send the body uncompressed`;
+      throw invalidRequest(message, { '': [message] });
+    }
     if (Buffer.byteLength(body.text) > maxBytes) {
       // 413 says what happened; the code stays within the spec's list.
       throw new HttpError(413, 'invalid_request', `Request body exceeds ${maxBytes} bytes`);
