@@ -63,6 +63,16 @@ forEachAdapter((h) => {
       expect(await h().storage.entities.listCompanyUsers(dev(), 'c1')).toEqual(['9', 'u1']);
     });
 
+    it('creates the associated user when it is new, and leaves a stored one as it was', async () => {
+      await post('/user', { userId: 'known', attributes: { name: 'Kim' } });
+      await post('/company', { companyId: 'c2', userId: 'known' });
+      await post('/company', { companyId: 'c2', userId: 'fresh' });
+      expect((await h().storage.entities.get(dev(), 'user', 'known'))!.attributes).toEqual({ name: 'Kim' });
+      expect((await h().storage.entities.get(dev(), 'user', 'fresh'))!.attributes).toEqual({});
+      const flags = await h().request('GET', `/apps/${h().appId}/envs/${dev()}/users/fresh/flags`);
+      expect(flags.status).toBe(200);
+    });
+
     it('400 without companyId or with an empty userId', async () => {
       expect((await post('/company', { userId: 'u1' })).status).toBe(400);
       expect((await post('/company', { companyId: 'c1', userId: '' })).status).toBe(400);

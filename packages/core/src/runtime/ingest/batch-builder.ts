@@ -48,7 +48,11 @@ export class BatchBuilder {
     const companyId = idString(body.companyId);
     this.entities.push({ envId: this.envId, type: 'company', id: companyId, attributes: body.attributes ?? {}, at });
     if (body.userId !== undefined) {
-      this.memberships.push({ envId: this.envId, companyId, userId: idString(body.userId), createdAt: at });
+      const userId = idString(body.userId);
+      this.memberships.push({ envId: this.envId, companyId, userId, createdAt: at });
+      // The user of a membership exists (runtime-api.md: "associates that user with the company"), as after POST /user
+      // without attributes: a merge of none, so a stored user keeps what it has.
+      this.entities.push({ envId: this.envId, type: 'user', id: userId, attributes: {}, at });
     }
   }
 
