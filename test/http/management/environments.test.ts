@@ -94,6 +94,11 @@ forEachAdapter((harness) => {
         expectError(await h.request('POST', `/apps/${h.appId}/environments`, { body: { name: 'X', order: 3 } }), 400, 'not_possible', 'order');
         expectError(await h.request('POST', `/apps/${h.appId}/environments`, { body: { name: str(256) } }), 400, 'invalid_request', 'name');
         expectError(await h.request('POST', `/apps/${h.appId}/environments`, { body: { name: 'X', order: -1 } }), 400, 'invalid_request', 'order');
+        // Past 2^53 the number read is no longer the one sent: refused rather than stored as another.
+        for (const rawBody of ['{"name":"X","order":9007199254740993}', '{"name":"X","order":1e20}']) {
+          expectError(await h.request('POST', `/apps/${h.appId}/environments`, { rawBody }), 400, 'invalid_request', 'order');
+          expectError(await h.request('POST', `/apps/${h.appId}/stages`, { rawBody: rawBody.replace('"X"', '"S","color":"red"') }), 400, 'invalid_request', 'order');
+        }
         expectError(await h.request('POST', `/apps/${h.appId}/environments`, { body: { name: 'X', color: 'red' } }), 400, 'invalid_request');
         expectError(await h.request('PATCH', `/apps/${h.appId}/environments/${h.envs.development.id}`, { body: { order: 2 } }), 400, 'not_possible');
       });

@@ -27,6 +27,12 @@ export const DescriptionSchema = Text({ maxLength: 8192 });
 /** companyId and userId in paths: 1..128 characters. */
 export const EntityIdSchema = Text({ minLength: 1, maxLength: 128 });
 
+/**
+ * `order` of a stage or an environment in a request: past 2^53 a JSON number is no longer the integer sent
+ * (9007199254740993 reads as …992), so such an order is refused rather than stored as another.
+ */
+export const OrderSchema = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
+
 export const SortOrderSchema = Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'asc' });
 export type SortOrder = 'asc' | 'desc';
 

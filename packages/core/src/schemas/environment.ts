@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { AppEnvParamsSchema, IdSchema, NameSchema, SortOrderSchema, strictObject } from './common.js';
+import { AppEnvParamsSchema, IdSchema, NameSchema, OrderSchema, SortOrderSchema, strictObject } from './common.js';
 import { Text } from './text.js';
 
 const environmentHeaderProperties = {
@@ -54,7 +54,7 @@ export const EnvironmentParamsSchema = AppEnvParamsSchema;
 export const CreateEnvironmentBodySchema = strictObject({
   name: NameSchema,
   isProduction: Type.Optional(Type.Boolean({ default: false })),
-  order: Type.Optional(Type.Integer({ minimum: 0 })),
+  order: Type.Optional(OrderSchema),
 });
 export type CreateEnvironmentBody = Static<typeof CreateEnvironmentBodySchema>;
 
@@ -62,7 +62,7 @@ export type CreateEnvironmentBody = Static<typeof CreateEnvironmentBodySchema>;
 export const UpdateEnvironmentBodySchema = strictObject({
   name: Type.Optional(NameSchema),
   isProduction: Type.Optional(Type.Boolean()),
-  order: Type.Optional(Type.Integer({ minimum: 0 })),
+  order: Type.Optional(OrderSchema),
 });
 export type UpdateEnvironmentBody = Static<typeof UpdateEnvironmentBodySchema>;
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { AppParamsSchema, IdSchema, NameSchema, strictObject } from './common.js';
+import { AppParamsSchema, IdSchema, NameSchema, OrderSchema, strictObject } from './common.js';
 import { Text } from './text.js';
 
 /** The CSS named colors (CSS Color Module Level 4), lower case. A stage color is one of these or a hex code. */
@@ -60,13 +60,13 @@ export const ListStagesResponseSchema = Type.Object({ data: Type.Array(StageHead
 export const CreateStageBodySchema = strictObject({
   name: NameSchema,
   color: ColorSchema,
-  order: Type.Optional(Type.Integer({ minimum: 0 })),
+  order: Type.Optional(OrderSchema),
 });
 export type CreateStageBody = Static<typeof CreateStageBodySchema>;
 
 export const UpdateStageBodySchema = strictObject({
   name: Type.Optional(NameSchema),
   color: Type.Optional(ColorSchema),
-  order: Type.Optional(Type.Integer({ minimum: 0 })),
+  order: Type.Optional(OrderSchema),
 });
 export type UpdateStageBody = Static<typeof UpdateStageBodySchema>;
