@@ -104,6 +104,13 @@ forEachAdapter((h) => {
       expect(ok.status).toBe(200);
     });
 
+    it('refuses the publishable key before it reads the body: a 403 for a bad body too', async () => {
+      const denied = await h().request('POST', '/flags/opt-in', { key: h().envs.development.publishableKey, body: { nonsense: true } });
+      expect(denied.status).toBe(403);
+      const bad = await h().request('POST', '/flags/opt-in', { key: h().envs.development.secretKey, body: { nonsense: true } });
+      expect(bad.status).toBe(400);
+    });
+
     it('optInEnabled tells each caller whether it may opt in', async () => {
       await seed();
       expect(await evaluatedOptIn(h().envs.development.publishableKey)).toBe(false);

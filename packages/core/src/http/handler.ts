@@ -86,6 +86,7 @@ export function createHandler(services: Services, routes: readonly RouteDefiniti
 
   function run(request: CoreRequest, match: RouteMatch, principal: Principal, extra: Readonly<Record<string, string>>) {
     const { route, params } = match;
+    route.authorize?.(services, principal);
     const ctx = {
       params: route.params ? validate(route.params, params, 'path parameters') : params,
       query: route.query ? validateQuery(route.query, request.query) : {},

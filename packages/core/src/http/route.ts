@@ -56,6 +56,11 @@ export interface RouteDefinition<
    */
   errorResponse?(error: HttpError, request: CoreRequest, params: Record<string, string>): CoreResponse | undefined;
   /**
+   * What the key may do beyond `auth`, when that depends on the server's options: throws the 403. Runs after the
+   * key check and before anything is validated, so a caller that may not use the route learns nothing of its body.
+   */
+  authorize?(services: Services, principal: Principal): void;
+  /**
    * Resolves the JSON body of a 200, or a complete `CoreResponse` (streams, other statuses, other content types).
    * May answer synchronously: the evaluate routes do when everything they need is in memory.
    */

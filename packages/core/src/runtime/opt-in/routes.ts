@@ -38,17 +38,18 @@ const optIn = defineRoute({
   auth: { kind: 'sdk', keys: 'any' },
   body: OptInBodySchema,
   response: OptInResponseSchema,
+  authorize(services, principal) {
+    if (optInAllowed(services.options.optIn, sdkEnvironment(principal).keyKind)) return;
+    throw new HttpError(
+      403,
+      'unauthorized',
+      services.options.optIn === 'off'
+        ? 'Opt-in is disabled on this server'
+        : 'Opt-in needs the secret key (set the optIn option to "publishable" to allow browsers)',
+    );
+  },
   async handle({ services, principal, body }) {
     const { environment, keyKind } = sdkEnvironment(principal);
-    if (!optInAllowed(services.options.optIn, keyKind)) {
-      throw new HttpError(
-        403,
-        'unauthorized',
-        services.options.optIn === 'off'
-          ? 'Opt-in is disabled on this server'
-          : 'Opt-in needs the secret key (set the optIn option to "publishable" to allow browsers)',
-      );
-    }
     const scope = body.scope ?? 'user';
     const rawId = body.context[scope]?.id;
     if (rawId === undefined || rawId === '') {
