@@ -1,7 +1,10 @@
+import { StorageUnavailableError } from '@flagmount/core';
+import { postgresStorage } from '@flagmount/storage-postgres';
 import { afterAll, describe, expect, it } from 'vitest';
 import { postgresUrl, requirePostgres, SchemaPool } from '../support/postgres.js';
+import { startTcpProxy } from '../support/tcp-proxy.js';
 import { errorBodyProblems } from './support/error-body.js';
-import { postgresBackend, sleep, start, terminateBackends } from './support/outage-backends.js';
+import { postgresBackend, quiet, sleep, start, terminateBackends } from './support/outage-backends.js';
 import { describeDatabaseGoesAway } from './support/outage-suite.js';
 
 /**
@@ -74,6 +77,55 @@ describe.skipIf(!pgAvailable)('postgres: backends terminated under write traffic
     } finally {
       await h.close();
       await backend.close();
+    }
+  });
+});
+
+describe.skipIf(!pgAvailable)('postgres: a replica cut off with its sockets open (a partition)', () => {
+  it("fails its queries after queryTimeoutMillis, and its stalled transaction stops holding the other replicas' writes", { timeout: 60_000 }, async () => {
+    const url = new URL(postgresUrl);
+    const proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
+    url.port = String(proxy.port);
+    const schema = schemas.next();
+    const pool = { max: 2, connectionTimeoutMillis: 2000, queryTimeoutMillis: 1500, idleInTransactionTimeoutMillis: 1000 };
+    const cutOff = postgresStorage({ connectionString: url.toString(), schema, pool, listen: false, logger: quiet });
+    const other = postgresStorage({ connectionString: postgresUrl, schema, logger: quiet });
+    try {
+      await cutOff.migrate();
+      await other.migrate();
+      // The first statement of a transaction takes the schema's write lock; then the link goes quiet.
+      let inside!: () => void;
+      const entered = new Promise<void>((resolve) => (inside = resolve));
+      const stalled = cutOff.transaction(async (tx) => {
+        await tx.environments.listAll();
+        inside();
+        await sleep(200);
+        return tx.environments.listAll();
+      });
+      const outcome = stalled.then(
+        () => 'committed',
+        (error: unknown) => error,
+      );
+      await entered;
+      proxy.stall();
+      const started = Date.now();
+      await other.transaction(async (tx) => tx.environments.listAll());
+      const waited = Date.now() - started;
+      expect(await outcome).toBeInstanceOf(StorageUnavailableError);
+      // Released by the server ending the stalled session (1 s), not by the partition healing.
+      expect(waited).toBeLessThan(8000);
+      const read = Date.now();
+      await expect(cutOff.environments.listAll()).rejects.toBeInstanceOf(StorageUnavailableError);
+      expect(Date.now() - read).toBeLessThan(6000);
+      await proxy.restore();
+      let back = false;
+      for (let i = 0; i < 50 && !back; i++) back = await cutOff.environments.listAll().then(() => true, () => sleep(100).then(() => false));
+      expect(back).toBe(true);
+      process.stdout.write(`[outage] postgres partition: the other replica's write waited ${waited} ms for the stalled transaction\n`);
+    } finally {
+      await proxy.restore();
+      await Promise.all([cutOff.close(), other.close()]);
+      await proxy.close();
     }
   });
 });

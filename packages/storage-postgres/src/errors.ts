@@ -6,6 +6,8 @@ const UNAVAILABLE_STATES = new Set([
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now: starting up or in recovery
   '57014', // query_canceled (statement_timeout, or cancelled by an operator)
+  '25P03', // idle_in_transaction_session_timeout: the server ended a session that stalled mid-transaction
+  '55P03', // lock_not_available (lock_timeout)
   '25006', // read_only_sql_transaction: connected to a hot standby
   '28000', // invalid_authorization_specification
   '28P01', // invalid_password
@@ -18,7 +20,7 @@ const UNAVAILABLE_CLASSES = ['08', '53', '58']; // connection exception, insuffi
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
 
 const UNAVAILABLE_MESSAGES =
-  /Connection terminated|timeout exceeded when trying to connect|not queryable|after calling end on the pool|driver has already been destroyed|Client was closed/i;
+  /Connection terminated|timeout exceeded when trying to connect|Query read timeout|not queryable|after calling end on the pool|driver has already been destroyed|Client was closed/i;
 
 export function sqlState(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;

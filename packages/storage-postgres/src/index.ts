@@ -22,6 +22,17 @@ export interface PostgresStorageOptions {
     max?: number;
     /** How long a query waits for a connection to be opened before failing as unavailable. Default 10000. */
     connectionTimeoutMillis?: number;
+    /**
+     * How long a query waits for its answer before failing as unavailable; its connection is then closed, never
+     * reused. Without it a replica cut off from the database (packets dropped, sockets still open) hangs its requests
+     * for as long as TCP takes to notice, minutes to hours. Default 30000.
+     */
+    queryTimeoutMillis?: number;
+    /**
+     * The server ends a session idle this long inside a transaction. A replica cut off mid-transaction holds the
+     * schema's write lock until its session ends, and every replica's writes wait for it. Default 10000.
+     */
+    idleInTransactionTimeoutMillis?: number;
   };
   logger?: Partial<StorageLogger>;
   /** Safety-net poll of environment versions while LISTEN is up (ms). Default 5000. */
@@ -47,6 +58,9 @@ export function postgresStorage(options: PostgresStorageOptions): Storage {
     application_name: 'flagmount',
     // Idle connections must not keep the host alive if it forgets close().
     allowExitOnIdle: true,
+    keepAlive: true,
+    query_timeout: options.pool?.queryTimeoutMillis ?? 30_000,
+    idle_in_transaction_session_timeout: options.pool?.idleInTransactionTimeoutMillis ?? 10_000,
   });
   // An idle connection's failure (server restart, terminated backend) is reported here; unhandled, it would crash.
   pool.on('error', (error) => logger.warn('postgres idle connection failed', describeError(error)));
@@ -56,6 +70,7 @@ export function postgresStorage(options: PostgresStorageOptions): Storage {
   // the pool discards it on release.
   pool.on('connect', (client) => {
     client.on('error', (error) => logger.warn('postgres connection failed', describeError(error)));
+    closeOnQueryTimeout(client);
   });
   const db = new Kysely<Database>({
     dialect: new SchemaPostgresDialect(
@@ -104,3 +119,23 @@ function withDefaultUser(connectionString: string): string {
     return connectionString;
   }
 }
+
+/**
+ * pg's `query_timeout` fails the query but leaves it running on its connection, so the next query there would wait
+ * behind it: the connection is ended (the pool drops an ended client on release) and the pool opens a fresh one.
+ */
+function closeOnQueryTimeout(client: pg.PoolClient): void {
+  const query = client.query;
+  client.query = function (this: pg.PoolClient, ...args: unknown[]) {
+    const result = (query as (...a: unknown[]) => unknown).apply(this, args);
+    if (result instanceof Promise) {
+      result.catch((error: unknown) => {
+        if (error instanceof Error && error.message === QUERY_TIMEOUT_MESSAGE) client.end().catch(() => undefined);
+      });
+    }
+    return result;
+  } as typeof client.query;
+}
+
+/** The error pg gives a query past `query_timeout`. */
+const QUERY_TIMEOUT_MESSAGE = 'Query read timeout';

@@ -1,5 +1,10 @@
-import { describe, expect, it } from 'vitest';
-import { cachedRemoteContext, RemoteContextCache, withRemoteContext } from '../../src/runtime/context/remote-context.js';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  cachedRemoteContext,
+  RemoteContextCache,
+  STORED_ATTRIBUTES_WAIT_MS,
+  withRemoteContext,
+} from '../../src/runtime/context/remote-context.js';
 import type { Services } from '../../src/services.js';
 import type { Storage } from '../../src/storage/port.js';
 import type { EntityRecord } from '../../src/storage/records.js';
@@ -218,5 +223,27 @@ describe('cachedRemoteContext', () => {
     // The user is cached, the company of this context is not: it must wait.
     expect(cachedRemoteContext(services, 'e', { user: { id: 'u1' }, company: { id: 'c2' } })).toBeUndefined();
     expect(store.reads()).toBe(2);
+  });
+});
+
+describe('withRemoteContext', () => {
+  it('answers from the sent context when the store does not answer in time, and caches the read once it lands', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const store = slowStore({ 'user:u1': { plan: 'pro' } });
+      const warnings: unknown[] = [];
+      const services = { storage: store.storage, logger: { warn: (...args: unknown[]) => warnings.push(args) } } as unknown as Services;
+      const sent = { user: { id: 'u1' } };
+      const answer = withRemoteContext(services, 'e', sent);
+      await turns(1);
+      await vi.advanceTimersByTimeAsync(STORED_ATTRIBUTES_WAIT_MS);
+      expect(await answer).toEqual({ context: sent, used: false });
+      expect(warnings).toHaveLength(1);
+      await store.release();
+      await turns(2);
+      expect(cachedRemoteContext(services, 'e', sent)).toEqual({ context: { user: { id: 'u1', plan: 'pro' } }, used: true });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

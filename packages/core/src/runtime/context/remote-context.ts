@@ -26,6 +26,27 @@ const TTL_MS = 5_000;
  */
 const REFRESH_WINDOW_MS = 200;
 
+/**
+ * Longest an evaluation waits for stored attributes before it answers from the sent context alone. A store that
+ * hangs rather than fails (a database cut off with its sockets open) must not hold flags back: evaluation keeps
+ * serving, as it does when the store fails outright. The read goes on, and fills the cache if it ends.
+ */
+export const STORED_ATTRIBUTES_WAIT_MS = 2_000;
+
+class StoredAttributesTimeout extends Error {
+  override readonly name = 'StoredAttributesTimeout';
+}
+
+/** `task`, or a rejection after `ms`; the timer does not keep the process alive. */
+function within<T>(task: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new StoredAttributesTimeout(`no answer from the store within ${ms} ms`)), ms);
+    timer.unref?.();
+  });
+  return Promise.race([task, timeout]).finally(() => clearTimeout(timer));
+}
+
 /** Entity ids of one environment and type to read together with one `getMany`. */
 interface Reads {
   envId: string;
@@ -261,10 +282,11 @@ export async function withRemoteContext(services: Services, envId: string, conte
   let user: Attributes;
   let company: Attributes;
   try {
-    [user, company] = await Promise.all([
+    const reads = Promise.all([
       userId === undefined ? null : cache.get(envId, 'user', userId),
       companyId === undefined ? null : cache.get(envId, 'company', companyId),
     ]);
+    [user, company] = await within(reads, STORED_ATTRIBUTES_WAIT_MS);
   } catch (error) {
     // Flags keep being served when the store is away: evaluate with what was sent (remoteContextUsed false).
     services.logger.warn('flagmount: could not read stored attributes, evaluating the sent context only', { envId, error });
