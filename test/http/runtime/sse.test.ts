@@ -145,6 +145,17 @@ forEachAdapter(
         expect(refused.status).toBe(403);
       });
 
+      it('ends a stream whose query key is rotated even though its header key still holds, as a new request would be refused', async () => {
+        const env = h().envs.production;
+        const both = reader();
+        await both.open(`${h().baseUrl}/sse/server?publishableKey=${env.publishableKey}`, { authorization: `Bearer ${env.secretKey}` });
+        await both.until((t) => t.includes(message(0)));
+        await h().request('POST', `/apps/${h().appId}/environments/${env.id}/rotate-keys`, { body: { which: 'publishable' } });
+        const deadline = Date.now() + 2000;
+        while (!both.done && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+        expect(both.done).toBe(true);
+      });
+
       it('close() ends every stream', async () => {
         const s = reader();
         await s.open(`${h().baseUrl}/sse/server`, { authorization: `Bearer ${h().envs.development.secretKey}` });

@@ -61,5 +61,6 @@ function authenticateSdk(services: Services, request: CoreRequest, keys: 'secret
     throw sdkForbidden('publishableKey and the Authorization header name different environments');
   }
   if (keys === 'secret' && match.keyKind !== 'secret') throw sdkForbidden('This endpoint requires the secret key');
-  return { kind: 'sdk', environment: match.environment, keyKind: match.keyKind, key: header || fromQuery! };
+  const sent = header ? (fromQuery === undefined || fromQuery === header ? [header] : [header, fromQuery]) : [fromQuery!];
+  return { kind: 'sdk', environment: match.environment, keyKind: match.keyKind, keys: sent };
 }

@@ -14,8 +14,11 @@ export type AuthRequirement =
 
 export type Principal =
   | { kind: 'management'; key: ManagementKeyRecord }
-  /** `key` is the SDK key that decided, as sent: a live stream checks it still holds after a rotation. */
-  | { kind: 'sdk'; environment: EnvironmentRecord; keyKind: 'publishable' | 'secret'; key: string }
+  /**
+   * `keys`: every SDK key the request sent, as sent, the one that decided first (the header's, else the query's): a
+   * live stream checks they all still hold after a rotation, as a new request would.
+   */
+  | { kind: 'sdk'; environment: EnvironmentRecord; keyKind: 'publishable' | 'secret'; keys: readonly string[] }
   | { kind: 'public' };
 
 type StaticOr<T extends TSchema | undefined, D> = T extends TSchema ? Static<T> : D;

@@ -3,14 +3,15 @@ import type { Principal } from '../../http/route.js';
 import type { Services } from '../../services.js';
 import { sdkEnvironment } from '../environment.js';
 
-/** A stream for the caller's environment that ends once the key it was opened with stops opening it. */
+/** A stream for the caller's environment that ends once the keys it was opened with stop opening it. */
 function openStream(services: Services, principal: Principal) {
   const { environment, keyKind } = sdkEnvironment(principal);
-  const key = principal.kind === 'sdk' ? principal.key : '';
-  const holds = () => {
-    const match = services.snapshots.resolveSdkKey(key);
-    return match?.environment.id === environment.id && match.keyKind === keyKind;
-  };
+  const keys = principal.kind === 'sdk' ? principal.keys : [];
+  const holds = () =>
+    keys.every((key, i) => {
+      const match = services.snapshots.resolveSdkKey(key);
+      return match?.environment.id === environment.id && (i > 0 || match.keyKind === keyKind);
+    });
   return raw(services.streams.open(environment.id, holds));
 }
 
