@@ -106,4 +106,28 @@ forEachAdapter((harness) => {
       expectError(await h.request('GET', '/apps/apnope/audit'), 404, 'not_found');
     });
   });
+
+  describe('GET /audit (extension)', () => {
+    it("lists the organisation's entries, those of no app (keys, members) included; never another organisation's", async () => {
+      const h = harness();
+      await createFlag(h, { key: 'in-app' });
+      const created = await h.request('POST', '/keys', { body: { name: 'ci', scopes: ['read'] } });
+      expect((await h.request('DELETE', `/keys/${created.body.key.id}`)).status).toBe(200);
+      await h.request('PUT', '/members/m-audit', { body: { name: 'M', email: 'm@x.io' } });
+      const res = await h.request('GET', '/audit', { query: { limit: 4 } });
+      expect(res.status).toBe(200);
+      expectSchema(ListAuditResponseSchema, res.body);
+      expect(res.body.data.map((e: { action: string }) => e.action)).toEqual(['member.created', 'managementKey.revoked', 'managementKey.created', 'flag.created']);
+      expect(res.body.data.slice(0, 3).every((e: { appId: string | null }) => e.appId === null)).toBe(true);
+      expect(res.text).not.toContain(created.body.secret);
+      const other = await otherOrganization(h);
+      const theirs = await h.request('GET', '/audit', { key: other.key });
+      expect(theirs.status).toBe(200);
+      expect(theirs.body.data).toEqual([]);
+      const firstTwo = await h.request('GET', '/audit', { query: { limit: 2 } });
+      const next = await h.request('GET', '/audit', { query: { limit: 2, before: firstTwo.body.nextCursor } });
+      expect(next.body.data.map((e: { action: string }) => e.action)).toEqual(['managementKey.created', 'flag.created']);
+      expectError(await h.request('GET', '/audit', { query: { limit: 501 } }), 400, 'invalid_request', 'limit');
+    });
+  });
 });

@@ -9,8 +9,11 @@ import type { ManagementScope, RouteDefinition } from '@flagmount/core';
 export type Access = { kind: 'public' } | { kind: 'sdk'; keys: 'secret' | 'any' } | { kind: 'management'; scope: ManagementScope };
 
 const PUBLIC = ['GET /ui', 'GET /ui/assets/{file}', 'GET /openapi.json'];
-/** runtime-api.md: GET /features needs the secret key; the node SDK's push stream is server-side too. */
-const SECRET_ONLY = ['GET /features', 'GET /sse/server'];
+/**
+ * runtime-api.md: GET /features needs the secret key; the node SDK's push stream is server-side too; opt-in changes
+ * targeting, so under the default `optIn: 'secret'` policy it takes the secret key only (README, "Opt-in").
+ */
+const SECRET_ONLY = ['GET /features', 'GET /sse/server', 'POST /flags/opt-in'];
 const RUNTIME_PATH = /^\/(features(\/.*)?|user|company|event|feedback(\/.*)?|bulk|sse\/.*|flags\/opt-in|ofrep\/.*)$/;
 const WRITE_SCOPES: Array<[RegExp, ManagementScope]> = [
   [/^(POST \/apps\/\{appId\}\/flags|PATCH \/apps\/\{appId\}\/flags\/\{flagId\})$/, 'write:flags'],

@@ -3,7 +3,7 @@ import { createAppRoute } from './apps/create-app.js';
 import { getAppRoute } from './apps/get-app.js';
 import { listAppsRoute } from './apps/list-apps.js';
 import { updateAppRoute } from './apps/update-app.js';
-import { listAuditRoute } from './audit/list-audit.js';
+import { listAuditRoute, listOrganizationAuditRoute } from './audit/list-audit.js';
 import { deleteEntityRoute } from './entities/delete-entity.js';
 import { upsertEntityRoute } from './entities/upsert-entity.js';
 import { COMPANY, USER } from './entity-flags/entity-kind.js';
@@ -71,6 +71,7 @@ export const extensionManagementRoutes: RouteDefinition[] = [
   upsertEntityRoute(COMPANY),
   deleteEntityRoute(COMPANY),
   listAuditRoute,
+  listOrganizationAuditRoute,
   listKeysRoute,
   createKeyRoute,
   revokeKeyRoute,

@@ -2,8 +2,9 @@ import { invalidRequest } from '../../http/http-error.js';
 import { defineRoute } from '../../http/route.js';
 import { AUDIT_LIMIT_DEFAULT, ListAuditQuerySchema, ListAuditResponseSchema, type AuditEntry } from '../../schemas/audit.js';
 import { AppParamsSchema } from '../../schemas/common.js';
+import type { Services } from '../../services.js';
 import type { AuditRecord } from '../../storage/records.js';
-import { loadApp } from '../access.js';
+import { loadApp, managementKeyOf } from '../access.js';
 
 /** The cursor is opaque to callers: base64url of the last entry's (createdAt, id), the store's own page key. */
 export const encodeCursor = (row: Pick<AuditRecord, 'createdAt' | 'id'>): string =>
@@ -49,12 +50,35 @@ export const listAuditRoute = defineRoute({
   response: ListAuditResponseSchema,
   async handle({ params, query, principal, services }) {
     const app = await loadApp(services.storage, principal, params.appId);
-    const limit = query.limit ?? AUDIT_LIMIT_DEFAULT;
-    const before = query.before !== undefined ? decodeCursor(query.before) : undefined;
-    // One extra row tells whether another page exists without a count query.
-    const rows = await services.storage.audit.list({ orgId: app.orgId, appId: app.id, limit: limit + 1, ...(before ? { before } : {}) });
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    return { data: page.map(toAuditEntry), nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+    return auditPage(services, { orgId: app.orgId, appId: app.id }, query);
   },
 });
+
+/**
+ * Extension: the organisation's whole audit history, newest first: every app's entries and those that belong to no
+ * app (management keys created and revoked, members added and changed), which no app's history shows.
+ */
+export const listOrganizationAuditRoute = defineRoute({
+  method: 'GET',
+  path: '/audit',
+  operationId: 'listOrganizationAudit',
+  summary: 'Audit history of the organisation, apps, keys and members included',
+  surface: 'management',
+  tags: ['Audit'],
+  auth: { kind: 'management', scope: 'read' },
+  query: ListAuditQuerySchema,
+  response: ListAuditResponseSchema,
+  async handle({ query, principal, services }) {
+    return auditPage(services, { orgId: managementKeyOf(principal).orgId }, query);
+  },
+});
+
+async function auditPage(services: Services, scope: { orgId: string; appId?: string }, query: { limit?: number; before?: string }) {
+  const limit = query.limit ?? AUDIT_LIMIT_DEFAULT;
+  const before = query.before !== undefined ? decodeCursor(query.before) : undefined;
+  // One extra row tells whether another page exists without a count query.
+  const rows = await services.storage.audit.list({ ...scope, limit: limit + 1, ...(before ? { before } : {}) });
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return { data: page.map(toAuditEntry), nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+}
