@@ -84,6 +84,12 @@ forEachAdapter((harness) => {
         expectError(await put({ rules: [{ filter: { type: 'group', operator: 'or', filters: [PRO, { ...HALF, key: 'other' }] } }] }), 400, 'invalid_request', 'rules.0.filter.filters.1.key');
         expectError(await put({ rules: [], config: { variants: [{ key: 'a', payload: 1, filter: { ...HALF, key: 'other' } }] } }), 400, 'invalid_request', 'config.variants.0.filter.key');
         expectError(await put({ rules: [{ filter: PRO, extra: 1 }] }), 400, 'invalid_request');
+        // Filters and variants are closed too: an unknown property would be stored and served to every SDK.
+        expectError(await put({ rules: [{ filter: { ...PRO, extra: 1 } }] }), 400, 'invalid_request', 'rules.0.filter');
+        expectError(await put({ rules: [{ filter: { type: 'constant', value: true, foo: 'bar' } }] }), 400, 'invalid_request', 'rules.0.filter');
+        expectError(await put({ rules: [{ filter: { type: 'group', operator: 'and', filters: [], note: 'x' } }] }), 400, 'invalid_request', 'rules.0.filter');
+        expectError(await put({ rules: [], config: { variants: [{ key: 'a', payload: 1, filter: PRO, extra: 1 }] } }), 400, 'invalid_request');
+        expectError(await h.request('POST', `/apps/${h.appId}/segments`, { body: { name: 'S', filter: { ...PRO, extra: 1 } } }), 400, 'invalid_request');
         expectError(await put({ rules: [{ filter: PRO, segmentId: 'sgnope' }] }), 400, 'not_possible', 'rules.0.segmentId');
         expectError(
           await put({ rules: [], config: { variants: [{ key: 'a', payload: 1, filter: PRO }, { key: 'a', payload: 2, filter: PRO }] } }),

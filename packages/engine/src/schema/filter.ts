@@ -35,12 +35,18 @@ export const ROLLOUT_THRESHOLD_MAX = 100_000;
 
 export const ContextOperatorSchema = Type.Union(CONTEXT_OPERATORS.map((op) => Type.Literal(op)));
 
+/**
+ * Filters are closed: a property no filter type has (a typo such as `value` for `values`, or anything else) is
+ * refused rather than stored and served to every SDK (management-api.md: objects reject unknown properties).
+ */
+const CLOSED = { additionalProperties: false } as const;
+
 const contextFilter = Type.Object({
   type: Type.Literal('context'),
   field: Type.String({ minLength: 1 }),
   operator: ContextOperatorSchema,
   values: Type.Array(Type.String()),
-});
+}, CLOSED);
 
 const rolloutPercentageFilter = Type.Object({
   type: Type.Literal('rolloutPercentage'),
@@ -48,25 +54,25 @@ const rolloutPercentageFilter = Type.Object({
   key: Type.Optional(Type.String()),
   partialRolloutAttribute: Type.String({ minLength: 1 }),
   partialRolloutThreshold: Type.Integer({ minimum: 0, maximum: ROLLOUT_THRESHOLD_MAX }),
-});
+}, CLOSED);
 
 const constantFilter = Type.Object({
   type: Type.Literal('constant'),
   value: Type.Boolean(),
-});
+}, CLOSED);
 
 const groupFilter = <T extends TSchema>(self: T) =>
   Type.Object({
     type: Type.Literal('group'),
     operator: Type.Union([Type.Literal('and'), Type.Literal('or')]),
     filters: Type.Array(self),
-  });
+  }, CLOSED);
 
 const negationFilter = <T extends TSchema>(self: T) =>
   Type.Object({
     type: Type.Literal('negation'),
     filter: self,
-  });
+  }, CLOSED);
 
 export const FilterSchema = Type.Recursive(
   (Self) =>
@@ -80,7 +86,7 @@ export const ConfigVariantSchema = Type.Object({
   key: Type.String({ minLength: 1 }),
   payload: Type.Unknown(),
   filter: FilterSchema,
-});
+}, CLOSED);
 
 export const FlagDefinitionSchema = Type.Object({
   key: Type.String({ minLength: 1 }),
