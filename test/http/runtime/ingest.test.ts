@@ -53,6 +53,17 @@ forEachAdapter((h) => {
       }
       expect((await h().storage.entities.getMany(dev(), 'user', ['u', ''])).length).toBe(0);
     });
+
+    it('400 for a number id past 2^53, which JSON rounds to another id; safe integers are stored as text', async () => {
+      const rounded = await h().request('POST', '/user', { key: h().envs.development.publishableKey, rawBody: '{"userId":9007199254740993}' });
+      expect(rounded.status).toBe(400);
+      expect(Object.keys(rounded.body.issues)).toContain('userId');
+      const evaluated = await h().request('GET', '/features/evaluated', { key: h().envs.development.publishableKey, query: { contextJson: '{"user":{"id":9007199254740993}}' } });
+      expect(evaluated.status).toBe(400);
+      expect((await post('/user', { userId: 9007199254740991 })).status).toBe(200);
+      expect(await h().storage.entities.get(dev(), 'user', '9007199254740991')).toBeTruthy();
+      expect((await h().storage.entities.getMany(dev(), 'user', ['9007199254740992'])).length).toBe(0);
+    });
   });
 
   describe('POST /company', () => {

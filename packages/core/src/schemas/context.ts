@@ -7,8 +7,14 @@ import { Text } from './text.js';
  * nested object grouping (`user.profile.roles`) is allowed, deeper nesting is rejected.
  */
 
+/**
+ * A number id: within ±(2^53 − 1), where a JSON number is still the integer sent. Past it, 9007199254740993 reads
+ * as …992: another user's id, whose stored attributes and rollout bucket it would get.
+ */
+const NumericIdSchema = Type.Number({ minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER });
+
 /** JSON numbers are accepted wherever an id is (Reflag's node SDK sends them) and stored as strings. */
-export const EntityIdSchema = Type.Union([Type.String({ minLength: 1 }), Type.Number()], {
+export const EntityIdSchema = Type.Union([Type.String({ minLength: 1 }), NumericIdSchema], {
   description: 'A string (at least 1 character) or a number; numbers are stored as strings',
 });
 
@@ -30,7 +36,7 @@ export const AttributeGroupSchema = Type.Record(Type.String(), AttributeValueSch
 const MemberValueSchema = Type.Union([AttributeValueSchema, AttributeGroupSchema]);
 
 export const EntityContextSchema = Type.Object(
-  { id: Type.Optional(Type.Union([Type.String(), Type.Number()], { description: 'string or number, not an array' })) },
+  { id: Type.Optional(Type.Union([Type.String(), NumericIdSchema], { description: 'string or number, not an array' })) },
   { additionalProperties: MemberValueSchema },
 );
 
