@@ -2,7 +2,7 @@ import type { Services } from '../services.js';
 import { ConflictError, StorageUnavailableError } from '../storage/errors.js';
 import { authenticate } from './authenticate.js';
 import { corsHeaders, NO_HEADERS, preflightHeaders } from './cors.js';
-import { HttpError, invalidRequest, type Issues } from './http-error.js';
+import { HttpError, invalidRequestAtRoot, type Issues } from './http-error.js';
 import { RawResponse, type Principal, type RouteDefinition } from './route.js';
 import { malformedPath, Router, type RouteMatch } from './router.js';
 import type { CoreRequest, CoreResponse } from './types.js';
@@ -60,7 +60,7 @@ export function createHandler(services: Services, routes: readonly RouteDefiniti
     if (!match) {
       // A broken escape is the client's mistake in the URL, not a route that is missing (Fastify's router says 400 too).
       const error = malformedPath(request.path)
-        ? invalidRequest('The path holds a malformed percent-escape', { '': ['The path holds a malformed percent-escape'] })
+        ? invalidRequestAtRoot('The path holds a malformed percent-escape')
         : new HttpError(404, 'not_found', `No route ${request.method} ${request.path}`);
       return errorResponse(error, corsHeaders(request, cors));
     }

@@ -25,6 +25,8 @@ export class HttpError extends Error {
 }
 
 export const invalidRequest = (message: string, issues?: Issues) => new HttpError(400, 'invalid_request', message, issues);
+/** A 400 about the request as a whole (its body, its path): the message is also the issue at the root path `""`. */
+export const invalidRequestAtRoot = (message: string) => invalidRequest(message, { '': [message] });
 export const notPossible = (message: string, issues?: Issues) => new HttpError(400, 'not_possible', message, issues);
 export const notFound = (what: string) => new HttpError(404, 'not_found', `${what} not found`);
 export const unauthenticated = (message = 'A valid management API key is required') =>

@@ -1,4 +1,4 @@
-import { HttpError, invalidRequest } from './http-error.js';
+import { HttpError, invalidRequest, invalidRequestAtRoot } from './http-error.js';
 import type { CoreRequest } from './types.js';
 import { wellFormed, wellFormedJson } from './well-formed.js';
 
@@ -7,9 +7,10 @@ import { wellFormed, wellFormedJson } from './well-formed.js';
  * architecture.md's status table has no 415.
  */
 export function notJsonError(): HttpError {
-  const message = 'Content-Type must be application/json';
-  return invalidRequest(message, { '': [message] });
+  return invalidRequestAtRoot('Content-Type must be application/json');
 }
+
+const notValidJsonError = () => invalidRequestAtRoot('Request body is not valid JSON');
 
 /** A body over the mount's limit, found while reading it (an adapter's or the core's own reader). */
 export class BodyTooLargeError extends Error {
@@ -25,7 +26,7 @@ export function unreadableBodyError(error: unknown): HttpError {
   const status = statusOf(error);
   if (error instanceof BodyTooLargeError || status === 413) return new HttpError(413, 'invalid_request', 'Request body is too large');
   if (status === 415) return notJsonError();
-  if (status === 400) return invalidRequest('Request body is not valid JSON', { '': ['Request body is not valid JSON'] });
+  if (status === 400) return notValidJsonError();
   return new HttpError(400, 'invalid_request', 'Could not read the request body');
 }
 
@@ -93,7 +94,7 @@ export function readBody(request: CoreRequest, maxBytes: number): unknown {
     const encoding = request.headers['content-encoding']?.trim().toLowerCase();
     if (encoding && encoding !== 'identity') {
       const message = `Content-Encoding ${encoding} is not supported: send the body uncompressed`;
-      throw invalidRequest(message, { '': [message] });
+      throw invalidRequestAtRoot(message);
     }
     if (Buffer.byteLength(body.text) > maxBytes) {
       // 413 says what happened; the code stays within the spec's list.
@@ -105,13 +106,13 @@ export function readBody(request: CoreRequest, maxBytes: number): unknown {
     try {
       value = JSON.parse(text);
     } catch {
-      throw invalidRequest('Request body is not valid JSON', { '': ['Request body is not valid JSON'] });
+      throw notValidJsonError();
     }
   }
   const problem = bodyProblem(value, MAX_BODY_DEPTH);
   if (problem === 'deep') {
     const message = `Request body is nested deeper than ${MAX_BODY_DEPTH} levels`;
-    throw invalidRequest(message, { '': [message] });
+    throw invalidRequestAtRoot(message);
   }
   if (problem === 'number') {
     const message = 'Number out of range (beyond ±1.8e308)';
