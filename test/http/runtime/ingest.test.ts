@@ -156,6 +156,27 @@ forEachAdapter((h) => {
       expect(bulk.body.rejected).toEqual([]);
     });
 
+    it('a timestamp, which check events do not have, is ignored: stamped on arrival, alone and in /bulk', async () => {
+      const before = Date.now();
+      const odd = ['garbage', '2099-01-01T00:00:00Z', 12, 1e20, { a: 1 }];
+      for (const timestamp of odd) {
+        expect((await post('/features/events', { action: 'check', key: 'f', evalResult: true, timestamp })).status).toBe(200);
+      }
+      const bulk = await post('/bulk', [
+        { type: 'user', userId: 'bulk-user' },
+        ...odd.map((timestamp) => ({ type: 'feature-flag-event', action: 'check', key: 'f', evalResult: true, timestamp })),
+      ]);
+      expect(bulk.status).toBe(200);
+      expect(bulk.body.rejected).toEqual([]);
+      expect(await h().storage.entities.get(dev(), 'user', 'bulk-user')).toBeDefined();
+      const checks = await h().storage.events.listChecks(dev(), 20);
+      expect(checks).toHaveLength(odd.length * 2);
+      for (const check of checks) {
+        expect(Date.parse(check.timestamp)).toBeGreaterThanOrEqual(before - 1000);
+        expect(Date.parse(check.timestamp)).toBeLessThanOrEqual(Date.now() + 1000);
+      }
+    });
+
     it('400 for an unknown action, a key of 0 or 256 characters; 255 is fine', async () => {
       expect((await post('/features/events', { action: 'peek', key: 'f', evalResult: true })).status).toBe(400);
       expect((await post('/features/events', { action: 'check', key: '', evalResult: true })).status).toBe(400);

@@ -90,7 +90,9 @@ export async function addItem(
   pendingFeedback: Map<string, FeedbackRecord>,
   receivedAt: string,
 ): Promise<FeedbackRecord | undefined> {
-  const at = timestampOf(receivedAt, 'timestamp' in item.body ? item.body.timestamp : undefined);
+  // A check event has no `timestamp` in the spec, so its schema leaves one unchecked (unknown runtime properties are
+  // ignored): it is stamped on arrival like any item sent without one.
+  const at = timestampOf(receivedAt, item.type === 'feature-flag-event' ? undefined : item.body.timestamp);
   switch (item.type) {
     case 'user':
       builder.user(item.body, at);
