@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DeletedSchema } from '../../../packages/core/src/schemas/common.js';
 import { ListSegmentsResponseSchema, SegmentMutationResponseSchema, SegmentSchema } from '../../../packages/core/src/schemas/segment.js';
-import { ListStagesResponseSchema, StageHeaderSchema } from '../../../packages/core/src/schemas/stage.js';
+import { ListStagesResponseSchema, StageHeaderSchema, StageUpdateResponseSchema } from '../../../packages/core/src/schemas/stage.js';
 import { forEachAdapter, type Harness } from '../support/harness.js';
 import { createFlag, expectError, expectNothingStored, expectSchema, str, versions } from './support/management.js';
 
@@ -23,6 +23,7 @@ forEachAdapter((harness) => {
       expect(created.body).toMatchObject({ name: 'Sunset', color: 'DarkSlateGray', order: 4 });
       expect(created.body.id).toHaveLength(14);
       const updated = await h.request('PATCH', `${stages(h)}/${created.body.id}`, { body: { color: '#abcdef', order: 9 } });
+      expectSchema(StageUpdateResponseSchema, updated.body);
       expect(updated.body).toMatchObject({ color: '#abcdef', order: 9 });
       const deleted = await h.request('DELETE', `${stages(h)}/${created.body.id}`);
       expectSchema(DeletedSchema, deleted.body);
@@ -53,10 +54,14 @@ forEachAdapter((harness) => {
         expectError(await h.request('PATCH', `${stages(h)}/stnope`, { body: { name: 'x' } }), 404, 'not_found');
       });
       const before = await versions(h);
-      await h.request('PATCH', `${stages(h)}/${unused}`, { body: { name: 'Nobody uses me' } });
+      const renamedUnused = await h.request('PATCH', `${stages(h)}/${unused}`, { body: { name: 'Nobody uses me' } });
       expect(await versions(h)).toEqual(before);
-      await h.request('PATCH', `${stages(h)}/${sid}`, { body: { name: 'Renamed' } });
-      expect(Object.values(await versions(h))).toEqual(Object.values(before).map((v) => v + 1));
+      expect(renamedUnused.body.flagStateVersions).toEqual(before);
+      // The answer carries the versions holding the rename, as every other mutation of flag state does.
+      const renamed = await h.request('PATCH', `${stages(h)}/${sid}`, { body: { name: 'Renamed' } });
+      const after = Object.fromEntries(Object.entries(before).map(([env, v]) => [env, v + 1]));
+      expect(await versions(h)).toEqual(after);
+      expect(renamed.body).toEqual({ id: sid, name: 'Renamed', color: expect.any(String), order: 0, flagStateVersions: after });
       const served = (await h.request('GET', '/features', { key: h.envs.production.secretKey })).body.features[0];
       expect(served.stage.name).toBe('Renamed');
     });
@@ -85,7 +90,8 @@ forEachAdapter((harness) => {
       expect(updated.body.flagStateVersions).toEqual(bumped(bumped(v0)));
       const unchanged = await h.request('PATCH', `${segments(h)}/${id}`, { body: { name: 'Very important' } });
       expect(unchanged.body.flagStateVersions).toEqual(bumped(bumped(v0)));
-      expect((await h.request('DELETE', `${segments(h)}/${id}`)).body).toEqual({ id, deleted: true });
+      const deleted = await h.request('DELETE', `${segments(h)}/${id}`);
+      expect(deleted.body).toEqual({ id, deleted: true, flagStateVersions: bumped(bumped(bumped(v0))) });
       expect(await versions(h)).toEqual(bumped(bumped(bumped(v0))));
       expectError(await h.request('GET', `${segments(h)}/${id}`), 404, 'not_found');
     });

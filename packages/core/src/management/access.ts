@@ -54,8 +54,12 @@ export async function loadEntity(repos: Repositories, env: EnvironmentRecord, ty
   return entity;
 }
 
-/** Current flagStateVersion of every environment of the app. */
-export async function currentVersions(repos: Repositories, appId: string): Promise<Record<string, number>> {
+/**
+ * The flagStateVersion of every environment of the app after a mutation. The versions it committed (`bumped`) win
+ * over the stored ones, which a later write may already have moved on: a caller waits for the version holding its
+ * own write.
+ */
+export async function versionsAfter(repos: Repositories, appId: string, bumped: Record<string, number>): Promise<Record<string, number>> {
   const envs = await repos.environments.listByApp(appId);
-  return Object.fromEntries(envs.map((e) => [e.id, e.flagStateVersion]));
+  return { ...Object.fromEntries(envs.map((e) => [e.id, e.flagStateVersion])), ...bumped };
 }

@@ -48,8 +48,19 @@ export const strictObject = <P extends Parameters<typeof Type.Object>[0]>(proper
 export const AppParamsSchema = Type.Object({ appId: IdSchema });
 export const AppEnvParamsSchema = Type.Object({ appId: IdSchema, envId: IdSchema });
 
-/** Answer of DELETE routes: what was removed, and the version that contains the removal where flag state changed. */
+/** What a mutation that changed flag state answers next to its resource: callers wait on these with `waitForVersion`. */
+export const FlagStateVersionsSchema = Type.Record(Type.String(), Type.Integer({ minimum: 0 }), {
+  description: 'Environment id → flagStateVersion, for every environment of the app',
+});
+
+/** Answer of DELETE routes: what was removed. */
 export const DeletedSchema = Type.Object(
   { id: IdSchema, deleted: Type.Literal(true) },
   { additionalProperties: false, $id: 'Deleted' },
+);
+
+/** A deletion that changed the flag state of every environment of the app (a segment). */
+export const DeletedWithVersionsSchema = Type.Object(
+  { id: IdSchema, deleted: Type.Literal(true), flagStateVersions: FlagStateVersionsSchema },
+  { additionalProperties: false },
 );

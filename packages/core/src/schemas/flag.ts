@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import {
   DescriptionSchema,
+  FlagStateVersionsSchema,
   IdSchema,
   NameSchema,
   nullable,
@@ -141,10 +142,6 @@ export const UpdateFlagBodySchema = strictObject({
   stageId: Type.Optional(StageIdSchema),
 });
 export type UpdateFlagBody = Static<typeof UpdateFlagBodySchema>;
-
-export const FlagStateVersionsSchema = Type.Record(Type.String(), Type.Integer({ minimum: 0 }), {
-  description: 'Environment id → flagStateVersion, for every environment of the app',
-});
 
 /** Rows 6 and 7 response. */
 export const FlagMutationResponseSchema = Type.Object(

@@ -1,6 +1,6 @@
 import { FilterSchema } from '@flagmount/engine';
 import { Type, type Static } from '@sinclair/typebox';
-import { IdSchema, NameSchema, strictObject, TimestampSchema } from './common.js';
+import { FlagStateVersionsSchema, IdSchema, NameSchema, strictObject, TimestampSchema } from './common.js';
 
 export const SegmentTypeSchema = Type.Union([Type.Literal('all'), Type.Literal('custom')]);
 
@@ -38,6 +38,6 @@ export type UpdateSegmentBody = Static<typeof UpdateSegmentBodySchema>;
 
 /** A segment mutation answers the segment and the versions of every environment of the app. */
 export const SegmentMutationResponseSchema = Type.Object(
-  { segment: SegmentSchema, flagStateVersions: Type.Record(Type.String(), Type.Integer({ minimum: 0 })) },
+  { segment: SegmentSchema, flagStateVersions: FlagStateVersionsSchema },
   { additionalProperties: false },
 );

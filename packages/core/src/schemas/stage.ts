@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { AppParamsSchema, IdSchema, NameSchema, OrderSchema, strictObject } from './common.js';
+import { AppParamsSchema, FlagStateVersionsSchema, IdSchema, NameSchema, OrderSchema, strictObject } from './common.js';
 import { Text } from './text.js';
 
 /** The CSS named colors (CSS Color Module Level 4), lower case. A stage color is one of these or a hex code. */
@@ -50,6 +50,15 @@ export const StageHeaderSchema = Type.Object(
   { additionalProperties: false, $id: 'StageHeader' },
 );
 export type StageHeader = Static<typeof StageHeaderSchema>;
+
+/**
+ * A stage update answers the stage and, since the flags on it are served with its header, the versions of every
+ * environment of the app (advanced when a flag uses the stage).
+ */
+export const StageUpdateResponseSchema = Type.Object(
+  { ...StageHeaderSchema.properties, flagStateVersions: FlagStateVersionsSchema },
+  { additionalProperties: false },
+);
 
 export const StageParamsSchema = Type.Object({ appId: IdSchema, stageId: IdSchema });
 export const StagesParamsSchema = AppParamsSchema;

@@ -5,7 +5,7 @@ import { defineRoute } from '../../http/route.js';
 import { AppParamsSchema } from '../../schemas/common.js';
 import { CreateFlagBodySchema, FlagMutationResponseSchema, type FlagMutationResponse } from '../../schemas/flag.js';
 import { newFlagRecord } from '../../domain/new-flag-record.js';
-import { actorOf, currentVersions, loadApp } from '../access.js';
+import { actorOf, versionsAfter, loadApp } from '../access.js';
 import { checkOwnerRef, checkStageRef } from './flag-references.js';
 import { flagKeyFormatProblem } from './flag-key-format.js';
 import { loadFlagViewContext, toFlag } from './flag-view.js';
@@ -56,6 +56,6 @@ export const createFlagRoute = defineRoute({
       return row;
     });
     const ctx = await loadFlagViewContext(services.storage, app, { now: services.now(), staleAfterDays: services.options.staleAfterDays });
-    return { flag: toFlag(flag, ctx), flagStateVersions: { ...(await currentVersions(services.storage, app.id)), ...versions } };
+    return { flag: toFlag(flag, ctx), flagStateVersions: await versionsAfter(services.storage, app.id, versions) };
   },
 });

@@ -4,7 +4,7 @@ import { defineRoute } from '../../http/route.js';
 import { FlagMutationResponseSchema, FlagParamsSchema, UpdateFlagBodySchema, type FlagMutationResponse, type UpdateFlagBody } from '../../schemas/flag.js';
 import type { Patch } from '../../storage/port.js';
 import type { FlagRecord } from '../../storage/records.js';
-import { actorOf, currentVersions, loadApp, loadFlagById } from '../access.js';
+import { actorOf, versionsAfter, loadApp, loadFlagById } from '../access.js';
 import { checkOwnerRef, checkStageRef } from './flag-references.js';
 import { loadFlagViewContext, toFlag } from './flag-view.js';
 
@@ -60,6 +60,6 @@ export const updateFlagRoute = defineRoute({
       return after;
     });
     const ctx = await loadFlagViewContext(services.storage, app, { now: services.now(), staleAfterDays: services.options.staleAfterDays });
-    return { flag: toFlag(flag, ctx), flagStateVersions: { ...(await currentVersions(services.storage, app.id)), ...versions } };
+    return { flag: toFlag(flag, ctx), flagStateVersions: await versionsAfter(services.storage, app.id, versions) };
   },
 });

@@ -4,7 +4,7 @@ import { defineRoute } from '../../http/route.js';
 import { AppParamsSchema } from '../../schemas/common.js';
 import { CreateSegmentBodySchema, SegmentMutationResponseSchema } from '../../schemas/segment.js';
 import type { SegmentRecord } from '../../storage/records.js';
-import { actorOf, currentVersions, loadApp } from '../access.js';
+import { actorOf, versionsAfter, loadApp } from '../access.js';
 import { toSegment } from '../views.js';
 import { checkFilter, segmentChangesFlagState } from './segment-common.js';
 
@@ -31,6 +31,6 @@ export const createSegmentRoute = defineRoute({
       tx.recordAudit({ appId: app.id, envId: null, action: 'segment.created', targetType: 'segment', targetId: segment.id, changeDescription: null, before: null, after: segment });
       return segment;
     });
-    return { segment: toSegment(result), flagStateVersions: { ...(await currentVersions(services.storage, app.id)), ...versions } };
+    return { segment: toSegment(result), flagStateVersions: await versionsAfter(services.storage, app.id, versions) };
   },
 });

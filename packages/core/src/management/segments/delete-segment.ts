@@ -1,14 +1,15 @@
 import { mutate } from '../../domain/mutation.js';
 import { notPossible } from '../../http/http-error.js';
 import { defineRoute } from '../../http/route.js';
-import { DeletedSchema } from '../../schemas/common.js';
+import { DeletedWithVersionsSchema } from '../../schemas/common.js';
 import { SegmentParamsSchema } from '../../schemas/segment.js';
-import { actorOf, loadApp } from '../access.js';
+import { actorOf, versionsAfter, loadApp } from '../access.js';
 import { loadSegment, refuseAllSegment, segmentChangesFlagState, segmentUsage } from './segment-common.js';
 
 /**
  * Extension: delete a segment that no rule uses (400 not_possible otherwise: a rule whose segment vanished would
- * match nobody, silently switching the flag off). A segment change: every environment advances once.
+ * match nobody, silently switching the flag off). A segment change: every environment advances once, and the answer
+ * carries the new versions, as segment create and update do.
  */
 export const deleteSegmentRoute = defineRoute({
   method: 'DELETE',
@@ -19,10 +20,10 @@ export const deleteSegmentRoute = defineRoute({
   tags: ['Segments'],
   auth: { kind: 'management', scope: 'admin' },
   params: SegmentParamsSchema,
-  response: DeletedSchema,
+  response: DeletedWithVersionsSchema,
   async handle({ params, principal, services }) {
     const app = await loadApp(services.storage, principal, params.appId);
-    await mutate(services, actorOf(principal), async (tx) => {
+    const { versions } = await mutate(services, actorOf(principal), async (tx) => {
       const segment = await loadSegment(tx, app, params.segmentId);
       refuseAllSegment(segment);
       const usage = await segmentUsage(tx, app.id, segment.id);
@@ -35,6 +36,6 @@ export const deleteSegmentRoute = defineRoute({
       await segmentChangesFlagState(tx, app.id);
       tx.recordAudit({ appId: app.id, envId: null, action: 'segment.deleted', targetType: 'segment', targetId: segment.id, changeDescription: null, before: segment, after: null });
     });
-    return { id: params.segmentId, deleted: true as const };
+    return { id: params.segmentId, deleted: true as const, flagStateVersions: await versionsAfter(services.storage, app.id, versions) };
   },
 });

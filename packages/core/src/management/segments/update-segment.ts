@@ -4,7 +4,7 @@ import { SegmentMutationResponseSchema, SegmentParamsSchema, UpdateSegmentBodySc
 import type { Patch } from '../../storage/port.js';
 import type { SegmentRecord } from '../../storage/records.js';
 import { sameJson } from '../canonical-json.js';
-import { actorOf, currentVersions, loadApp } from '../access.js';
+import { actorOf, versionsAfter, loadApp } from '../access.js';
 import { refreshRolloutState } from '../targeting/everyone.js';
 import { toSegment } from '../views.js';
 import { checkFilter, loadSegment, refuseAllSegment, segmentChangesFlagState, segmentUsage } from './segment-common.js';
@@ -52,6 +52,6 @@ export const updateSegmentRoute = defineRoute({
       tx.recordAudit({ appId: app.id, envId: null, action: 'segment.updated', targetType: 'segment', targetId: before.id, changeDescription: null, before, after });
       return after;
     });
-    return { segment: toSegment(result), flagStateVersions: { ...(await currentVersions(services.storage, app.id)), ...versions } };
+    return { segment: toSegment(result), flagStateVersions: await versionsAfter(services.storage, app.id, versions) };
   },
 });

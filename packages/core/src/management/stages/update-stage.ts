@@ -1,10 +1,10 @@
 import { mutate } from '../../domain/mutation.js';
 import { notFound } from '../../http/http-error.js';
 import { defineRoute } from '../../http/route.js';
-import { StageHeaderSchema, StageParamsSchema, UpdateStageBodySchema } from '../../schemas/stage.js';
+import { StageParamsSchema, StageUpdateResponseSchema, UpdateStageBodySchema } from '../../schemas/stage.js';
 import type { Patch } from '../../storage/port.js';
 import type { StageRecord } from '../../storage/records.js';
-import { actorOf, loadApp } from '../access.js';
+import { actorOf, versionsAfter, loadApp } from '../access.js';
 import { toStageHeader } from '../views.js';
 import { checkColor, stageChangesFlagState } from './stage-routes-common.js';
 
@@ -19,11 +19,11 @@ export const updateStageRoute = defineRoute({
   auth: { kind: 'management', scope: 'admin' },
   params: StageParamsSchema,
   body: UpdateStageBodySchema,
-  response: StageHeaderSchema,
+  response: StageUpdateResponseSchema,
   async handle({ params, body, principal, services }) {
     checkColor(body.color);
     const app = await loadApp(services.storage, principal, params.appId);
-    const { result } = await mutate(services, actorOf(principal), async (tx) => {
+    const { result, versions } = await mutate(services, actorOf(principal), async (tx) => {
       const before = await tx.stages.get(params.stageId);
       if (!before || before.appId !== app.id) throw notFound(`Stage ${params.stageId}`);
       const patch: Patch<StageRecord, 'id' | 'appId'> = {};
@@ -37,6 +37,6 @@ export const updateStageRoute = defineRoute({
       tx.recordAudit({ appId: app.id, envId: null, action: 'stage.updated', targetType: 'stage', targetId: before.id, changeDescription: null, before, after });
       return after;
     });
-    return toStageHeader(result);
+    return { ...toStageHeader(result), flagStateVersions: await versionsAfter(services.storage, app.id, versions) };
   },
 });
