@@ -131,3 +131,25 @@ forEachAdapter((harness) => {
     });
   });
 });
+
+// A clock that stands still: every entry has the same createdAt, so only the id keeps the order of the writes.
+forEachAdapter(
+  (harness) => {
+    describe('audit order within one instant', () => {
+      it('concurrent mutations list newest first, in the order they committed', async () => {
+        const h = harness();
+        const created = await Promise.all(Array.from({ length: 30 }, (_, i) => createFlag(h, { key: `f${i}` })));
+        // The version each create answers is the order of the commits.
+        const committed = created
+          .map((r) => ({ key: r.body.flag.key as string, version: r.body.flagStateVersions[h.envs.production.id] as number }))
+          .sort((a, b) => a.version - b.version)
+          .map((c) => c.key);
+        const listed = (await h.request('GET', `/apps/${h.appId}/audit`, { query: { limit: 100 } })).body.data
+          .filter((e: { action: string }) => e.action === 'flag.created')
+          .map((e: { after: { key: string } }) => e.after.key);
+        expect(listed).toEqual([...committed].reverse());
+      });
+    });
+  },
+  { options: { now: () => new Date('2026-01-01T00:00:00.000Z') } },
+);

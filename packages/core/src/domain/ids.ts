@@ -29,10 +29,34 @@ export function randomBase62(length: number): string {
 
 /**
  * Resource ids are 14 characters (a 2-letter kind + 12 base62), because the spec bounds stageId to exactly 14
- * and featureId to at most 14, and one id shape for every kind keeps logs readable.
+ * and featureId to at most 14, and one id shape for every kind keeps logs readable. Audit entries, which no route
+ * takes as a parameter, have ids that sort by time instead (`newOrderedId`).
  */
 export type IdKind = 'or' | 'ap' | 'en' | 'st' | 'sg' | 'fl' | 'mk' | 'au' | 'ev' | 'fb' | 'us';
 export const newId = (kind: IdKind): string => kind + randomBase62(12);
+
+let lastMillis = 0;
+let sequence = 0;
+const SEQUENCE_LIMIT = 36 ** 2;
+
+/**
+ * An id that sorts after every id this process made before, whatever the store's collation: after the kind, nine
+ * base-36 digits of milliseconds and two of a sequence within the millisecond (digits and lowercase letters of one
+ * length order alike in every collation), then eight random base62 characters that keep ids of other processes
+ * apart. Audit entries list newest first by (createdAt, id): entries of one millisecond keep the order of their
+ * writes, which are serialised. The clock stepping back never reorders them: the last millisecond carries on.
+ */
+export function newOrderedId(kind: IdKind): string {
+  const now = Date.now();
+  if (now > lastMillis) {
+    lastMillis = now;
+    sequence = 0;
+  } else if (++sequence === SEQUENCE_LIMIT) {
+    lastMillis++;
+    sequence = 0;
+  }
+  return kind + lastMillis.toString(36).padStart(9, '0') + sequence.toString(36).padStart(2, '0') + randomBase62(8);
+}
 
 /**
  * SDK keys: 36 characters with a visible kind prefix, so a leaked key is recognisable and the Reflag node SDK

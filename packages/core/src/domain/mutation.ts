@@ -1,7 +1,7 @@
 import type { Services } from '../services.js';
 import { repositoriesOf, type Transaction } from '../storage/port.js';
 import type { AuditRecord } from '../storage/records.js';
-import { newId } from './ids.js';
+import { newOrderedId } from './ids.js';
 
 export type AuditInput = Omit<AuditRecord, 'id' | 'createdAt' | 'orgId' | 'actor'> & { orgId?: string; actor?: string };
 
@@ -53,7 +53,7 @@ export async function mutate<T>(
     }
     const createdAt = services.now().toISOString();
     for (const entry of audits) {
-      await tx.audit.insert({ ...entry, orgId: entry.orgId ?? actor.orgId, actor: entry.actor ?? actor.actor, id: newId('au'), createdAt });
+      await tx.audit.insert({ ...entry, orgId: entry.orgId ?? actor.orgId, actor: entry.actor ?? actor.actor, id: newOrderedId('au'), createdAt });
     }
     return { result, versions };
   });
