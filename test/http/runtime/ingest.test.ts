@@ -108,6 +108,14 @@ forEachAdapter((h) => {
       expect(daily).toEqual([expect.objectContaining({ flagKey: 'checkout', trackCount: 1 })]);
     });
 
+    it('an archived flag is still a flag: its checks and its tracks both count', async () => {
+      await seedFlags(h().instance, h().appId, [{ key: 'retired', archived: true }]);
+      await post('/event', { userId: 'u2', event: 'retired' });
+      await post('/features/events', { action: 'check', key: 'retired', evalResult: false, evalContext: { user: { id: 'u2' } } });
+      const [stats] = await h().storage.stats.listEntityFlagStats(dev(), 'user', 'u2');
+      expect(stats).toMatchObject({ flagKey: 'retired', trackCount: 1, checkCount: 1 });
+    });
+
     it('400 without userId or event', async () => {
       expect((await post('/event', { event: 'x' })).status).toBe(400);
       expect((await post('/event', { userId: 'u1', event: '' })).status).toBe(400);

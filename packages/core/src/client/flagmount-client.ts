@@ -196,7 +196,7 @@ export class FlagmountClient {
       });
       return;
     }
-    const builder = new BatchBuilder(state.environment.id, state.flags);
+    const builder = new BatchBuilder(state.environment.id, state.flagKeys);
     add(builder, this.shared.services.now().toISOString());
     await this.shared.services.ingestion.submit(builder.build());
     invalidateRemoteContext(this.shared.services, builder.touchedEntities());

@@ -97,6 +97,8 @@ export interface BuiltSnapshot {
   features: FeatureDefinition[];
   /** Served (non-archived) flags by key. */
   flags: Map<string, FlagRecord>;
+  /** Keys of the archived flags: still flags, whose checks and tracks count (they can be unarchived). */
+  archivedKeys: Set<string>;
   stages: Map<string, StageHeader>;
 }
 
@@ -119,8 +121,12 @@ export function buildSnapshot(source: SnapshotSource): BuiltSnapshot {
   // when the flag has no variants).
   const rows: FlagRecord[] = [];
   const configVersions: number[] = [];
+  const archivedKeys = new Set<string>();
   for (const flag of source.flags) {
-    if (flag.archived) continue;
+    if (flag.archived) {
+      archivedKeys.add(flag.key);
+      continue;
+    }
     flags.set(flag.key, flag);
     const targeting = targetingByFlag.get(flag.id);
     // `map` and `concat` size an array exactly; a spread grows it as it goes and keeps the spare slots (17 for
@@ -164,6 +170,7 @@ export function buildSnapshot(source: SnapshotSource): BuiltSnapshot {
       return features;
     },
     flags,
+    archivedKeys,
     stages,
   };
 }

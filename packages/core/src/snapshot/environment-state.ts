@@ -8,6 +8,11 @@ export class EnvironmentState {
   readonly version: number;
   readonly compiled: CompiledSnapshot;
   readonly flags: ReadonlyMap<string, FlagRecord>;
+  /**
+   * Every flag key of the app, archived flags included: a check or an event under one of these counts for that
+   * flag. An archived flag is not served, but code that still checks or tracks it shows up in its activity.
+   */
+  readonly flagKeys: { has(key: string): boolean };
   readonly stages: ReadonlyMap<string, StageHeader>;
   private featuresJson: string | undefined;
   private readonly built: BuiltSnapshot;
@@ -19,6 +24,8 @@ export class EnvironmentState {
     this.compiled = compileSnapshot(built.engine);
     this.built = built;
     this.flags = built.flags;
+    const { flags, archivedKeys } = built;
+    this.flagKeys = { has: (key) => flags.has(key) || archivedKeys.has(key) };
     this.stages = built.stages;
   }
 

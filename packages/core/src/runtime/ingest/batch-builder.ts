@@ -36,7 +36,7 @@ export class BatchBuilder {
 
   constructor(
     private readonly envId: string,
-    /** Keys of the environment's served flags: an event with one of these names is a track of that flag. */
+    /** The app's flag keys, archived included: an event with one of these names is a track of that flag. */
     private readonly flagKeys: { has(key: string): boolean },
   ) {}
 

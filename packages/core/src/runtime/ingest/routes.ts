@@ -29,7 +29,7 @@ async function ingestOne(
   const { environment } = sdkEnvironment(principal);
   const state = currentState(services, environment.id);
   const item = checkedItem(type, body);
-  const builder = new BatchBuilder(environment.id, state.flags);
+  const builder = new BatchBuilder(environment.id, state.flagKeys);
   const feedback = await addItem(services, state, builder, item, new Map(), services.now().toISOString());
   await commit(services, builder);
   return feedback;
@@ -82,7 +82,7 @@ const bulkRoute = defineRoute({
   async handle({ services, principal, body }) {
     const { environment } = sdkEnvironment(principal);
     const state = currentState(services, environment.id);
-    const builder = new BatchBuilder(environment.id, state.flags);
+    const builder = new BatchBuilder(environment.id, state.flagKeys);
     const pendingFeedback = new Map<string, FeedbackRecord>();
     const rejected: BulkRejection[] = [];
     const receivedAt = services.now().toISOString();
