@@ -68,7 +68,13 @@ export class Sqlite3Driver implements Driver {
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('rollback'));
+    try {
+      await connection.executeQuery(CompiledQuery.raw('rollback'));
+    } catch (error) {
+      // After SQLITE_FULL, IOERR, NOMEM or a busy deadlock SQLite may have rolled the transaction back itself. The
+      // ROLLBACK then fails, and Kysely would throw that error instead of the one that says what went wrong.
+      if (!(error instanceof Error && /no transaction is active/i.test(error.message))) throw error;
+    }
   }
 
   async savepoint(connection: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']): Promise<void> {

@@ -83,6 +83,20 @@ describe('Sqlite3Driver', () => {
     await db.insertInto('t').values({ id: 3, v: 'after' }).execute();
   });
 
+  it('a transaction SQLite rolled back itself (disk full) fails with that error, not with the rollback after it', async () => {
+    const db = await fresh();
+    await db.insertInto('t').values({ id: 1, v: 'kept' }).execute();
+    // A database that may not grow stands in for a full disk: SQLITE_FULL, after which SQLite has already rolled
+    // the whole transaction back, so the ROLLBACK Kysely sends next finds none.
+    await sql`pragma max_page_count = ${sql.raw(String(3))}`.execute(db);
+    const failure = db.transaction().execute(async (trx) => {
+      for (let i = 0; i < 10; i++) await trx.insertInto('t').values({ id: 10 + i, v: 'x'.repeat(3000) }).execute();
+    });
+    await expect(failure).rejects.toMatchObject({ code: 'SQLITE_FULL' });
+    expect(await db.selectFrom('t').selectAll().execute()).toEqual([{ id: 1, v: 'kept' }]);
+    await db.insertInto('t').values({ id: 2, v: 'after' }).execute();
+  });
+
   it('supports savepoints in controlled transactions', async () => {
     const db = await fresh();
     const trx = await db.startTransaction().execute();
