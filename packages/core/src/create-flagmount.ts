@@ -2,6 +2,7 @@ import { bootstrap as runBootstrap } from './bootstrap.js';
 import { FlagmountClient } from './client/flagmount-client.js';
 import { dashboardApiRoutes, dashboardRoutes } from './dashboard/routes.js';
 import { createHandler, type CoreHandler } from './http/handler.js';
+import { InFlight } from './http/in-flight.js';
 import type { RouteDefinition } from './http/route.js';
 import { GroupCommitWriter } from './ingestion/group-commit-writer.js';
 import { normalizeLogger } from './logger.js';
@@ -32,6 +33,12 @@ export interface Flagmount {
   close(): Promise<void>;
 }
 
+/**
+ * How long `close()` lets answers under way finish on an open store (a write commits, then reads back what it
+ * answers). A request stuck on an unreachable database must not hold the host's shutdown for its query timeout.
+ */
+const CLOSE_DRAIN_MS = 10_000;
+
 export async function createFlagmount(options: FlagmountOptions): Promise<Flagmount> {
   const logger = normalizeLogger(options.logger);
   const resolved = resolveOptions(options);
@@ -61,6 +68,7 @@ export async function createFlagmount(options: FlagmountOptions): Promise<Flagmo
     ingestion: new GroupCommitWriter(storage, logger, resolved.ingestion),
     streams: new StreamHub(snapshots, logger, resolved.sse),
     notifier: new Notifier(resolved.notifications, logger),
+    inFlight: new InFlight(),
   };
 
   const routes: RouteDefinition[] = [
@@ -92,11 +100,14 @@ export async function createFlagmount(options: FlagmountOptions): Promise<Flagmo
     services,
     close() {
       closing ??= (async () => {
-        for (const client of clients.values()) await client.flush().catch(() => {});
+        // Streams end, and requests parked on waitForVersion answer with what there is: neither is work to finish.
         services.streams.close();
+        snapshots.close();
+        await services.inFlight.drained(CLOSE_DRAIN_MS);
+        services.ingestion.expedite();
+        for (const client of clients.values()) await client.flush().catch(() => {});
         await services.ingestion.close().catch((error: unknown) => logger.error('flagmount: final flush failed', { error }));
         await services.notifier.close();
-        snapshots.close();
         closeRemoteContextCache(storage);
         await storage.close();
       })();

@@ -1,3 +1,4 @@
+import type { InFlight } from './http/in-flight.js';
 import type { GroupCommitWriter } from './ingestion/group-commit-writer.js';
 import type { Logger } from './logger.js';
 import type { ResolvedOptions } from './options.js';
@@ -18,4 +19,6 @@ export interface Services {
   readonly streams: StreamHub;
   /** Targeting-change notifications to the configured destinations. */
   readonly notifier: Notifier;
+  /** Answers under way, on every mount's handler: `close()` lets them finish before it closes the store. */
+  readonly inFlight: InFlight;
 }

@@ -48,7 +48,7 @@ export function createHandler(services: Services, routes: readonly RouteDefiniti
   const crossOrigin = (request: CoreRequest, route: RouteDefinition | undefined) =>
     route?.surface === 'runtime' || cors.management ? corsHeaders(request, cors) : NO_HEADERS;
 
-  return function handle(request: CoreRequest): CoreResponse | Promise<CoreResponse> {
+  return services.inFlight.wrap(function handle(request: CoreRequest): CoreResponse | Promise<CoreResponse> {
     const match = router.match(request.method, request.path);
     if (request.method === 'OPTIONS') {
       if (!match) return errorResponse(new HttpError(404, 'not_found', `No route ${request.path}`));
@@ -82,7 +82,7 @@ export function createHandler(services: Services, routes: readonly RouteDefiniti
     } catch (error) {
       return fail(request, match, error, extra);
     }
-  };
+  });
 
   function run(request: CoreRequest, match: RouteMatch, principal: Principal, extra: Readonly<Record<string, string>>) {
     const { route, params } = match;

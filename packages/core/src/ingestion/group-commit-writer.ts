@@ -38,6 +38,7 @@ export class GroupCommitWriter {
   private readonly writing = new Set<Promise<void>>();
   private readonly slots: number;
   private closed = false;
+  private immediate = false;
 
   constructor(
     private readonly storage: Storage,
@@ -86,6 +87,15 @@ export class GroupCommitWriter {
     await Promise.all(this.writing);
   }
 
+  /**
+   * From now on every batch is written as soon as it is submitted, as with `flushIntervalMs: 0`: at shutdown the
+   * in-process clients hand over what they buffered, and nothing should wait out the interval for company.
+   */
+  expedite(): void {
+    this.immediate = true;
+    if (this.queue.length) void this.flush();
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     await this.flush();
@@ -94,7 +104,7 @@ export class GroupCommitWriter {
   private schedule(): void {
     // With every slot busy, the next write starts when one frees (and gathers what arrives meanwhile).
     if (this.timer || this.soon || this.writing.size >= this.slots) return;
-    if (this.options.flushIntervalMs <= 0) {
+    if (this.options.flushIntervalMs <= 0 || this.immediate) {
       // Right after the request that queued it, not on the next timer tick: a timer runs only once the event loop
       // has parsed every request that arrived with this one, so their commit would wait for all of that parsing
       // instead of overlapping with it.

@@ -92,7 +92,8 @@ export class SnapshotCache {
   /** Resolves once the environment's snapshot has version ≥ `version`, or after `timeoutMs` / abort. */
   async waitForVersion(envId: string, version: number, timeoutMs: number, signal?: AbortSignal): Promise<void> {
     const current = this.states.get(envId)?.version ?? -1;
-    if (current >= version) return;
+    // Closed: no version will come, so the request answers now with what there is.
+    if (current >= version || this.closed) return;
     // The notice may not have reached us (another replica, a lost NOTIFY): look at the store once as well.
     void this.reload(envId);
     await this.waiters.wait(envId, version, timeoutMs, signal);
