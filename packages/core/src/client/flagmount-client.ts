@@ -202,17 +202,20 @@ export class FlagmountClient {
     invalidateRemoteContext(this.shared.services, builder.touchedEntities());
   }
 
-  /** The environment's current snapshot: by id, else by name (the earliest-created environment of that name). */
+  /**
+   * The environment's current snapshot: by id, else by name, in any case (names are unique regardless of case; the
+   * earliest-created environment of that name across apps). The default client of an instance that started on an
+   * empty store (`''`) takes the default environment once there is one: another replica may bootstrap the store.
+   */
   private state(): EnvironmentState | undefined {
     const { services, environment } = this.shared;
     if (this.shared.envId) return services.snapshots.get(this.shared.envId);
+    const all = () => services.snapshots.all().sort(byCreation);
     let found = services.snapshots.get(environment);
+    if (!found && environment === '') found = defaultEnvironmentOf(all());
     if (!found) {
-      const named = services.snapshots
-        .all()
-        .filter((s) => s.environment.name === environment)
-        .sort((a, b) => a.environment.createdAt.localeCompare(b.environment.createdAt) || a.environment.id.localeCompare(b.environment.id));
-      found = named[0];
+      const name = environment.toLowerCase();
+      found = all().find((s) => s.environment.name.toLowerCase() === name);
     }
     if (found) this.shared.envId = found.environment.id;
     return found;
@@ -345,4 +348,16 @@ function fromOverride(key: string, override: FlagOverride): Resolved {
   if (typeof override === 'boolean') return { key, isEnabled: override, config: NO_CONFIG };
   const config = override.config ? { key: override.config.key, payload: override.config.payload } : NO_CONFIG;
   return { key, isEnabled: override.isEnabled, config };
+}
+
+const byCreation = (a: EnvironmentState, b: EnvironmentState): number =>
+  a.environment.createdAt.localeCompare(b.environment.createdAt) || a.environment.id.localeCompare(b.environment.id);
+
+/**
+ * The default environment among `states` (sorted by creation): the first order of the first app, as at start. The
+ * first app is that of the earliest environment, since an app's environments are created with it.
+ */
+function defaultEnvironmentOf(states: EnvironmentState[]): EnvironmentState | undefined {
+  const appId = states[0]?.environment.appId;
+  return states.filter((s) => s.environment.appId === appId).sort((a, b) => a.environment.order - b.environment.order)[0];
 }

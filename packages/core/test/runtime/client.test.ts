@@ -57,6 +57,27 @@ describe('FlagmountClient (in-process)', () => {
     }
   });
 
+  it('names an environment in any case', () => {
+    expect(fm.clientFor('production').isEnabled('on-for-u1', { user: { id: 'p1' } })).toBe(true);
+    expect(fm.clientFor('DEVELOPMENT').isEnabled('on-for-u1', { user: { id: 'u1' } })).toBe(true);
+  });
+
+  it('the default client of an instance started on an empty store evaluates once another instance bootstraps it', async () => {
+    const storage = memoryStorage();
+    const early = await createFlagmount({ storage: { ...storage, close: async () => {} } as typeof storage });
+    try {
+      expect(early.client.isEnabled('on', {})).toBe(false);
+      const bootstrapper = await createFlagmount({ storage, bootstrap: true });
+      const [dev] = bootstrapper.bootstrap!.environments;
+      await seedFlags(bootstrapper, bootstrapper.bootstrap!.appId, [{ key: 'on', rules: { [dev!.id]: [{ type: 'constant', value: true }] } }]);
+      await early.services.snapshots.reload(dev!.id);
+      expect(early.client.isEnabled('on', {})).toBe(true);
+      await bootstrapper.close();
+    } finally {
+      await early.close();
+    }
+  });
+
   it('an unknown flag is false, never throws, and is warned about once per key', () => {
     expect(fm.client.isEnabled('nope', { user: { id: 'u1' } })).toBe(false);
     expect(fm.client.getFlag({}, 'nope').isEnabled).toBe(false);
