@@ -1,3 +1,5 @@
+import { normalizeLogger, type LogFunction } from '@flagmount/core';
+
 /** The logger a store reports through. Stores never write to the console; the default drops everything. */
 export interface StorageLogger {
   debug(message: string, details?: Record<string, unknown>): void;
@@ -10,12 +12,13 @@ const noop = () => {};
 
 export const silentLogger: StorageLogger = { debug: noop, info: noop, warn: noop, error: noop };
 
-/** Accepts a partial logger (or none) and fills the gaps with no-ops, so callers never check. */
-export function toLogger(logger?: Partial<StorageLogger>): StorageLogger {
-  if (!logger) return silentLogger;
-  const bind = (level: keyof StorageLogger) =>
-    typeof logger[level] === 'function' ? (logger[level] as StorageLogger[typeof level]).bind(logger) : noop;
-  return { debug: bind('debug'), info: bind('info'), warn: bind('warn'), error: bind('error') };
+/**
+ * The store's logger from what the host gave, as the core reads its own (`normalizeLogger`): gaps filled with
+ * no-ops, pino's `(fields, message)` order and one-function loggers understood, and a logger that throws ignored.
+ * The store logs from driver callbacks (a Postgres client's 'error' event), where a throw would crash the host.
+ */
+export function toLogger(logger?: Partial<StorageLogger> | LogFunction): StorageLogger {
+  return normalizeLogger(logger);
 }
 
 export function describeError(error: unknown): Record<string, unknown> {
