@@ -124,6 +124,18 @@ forEachAdapter(
         expect(again).toBe(200);
       });
 
+      it('a HEAD answers the stream headers and takes no connection slot', async () => {
+        const url = `${h().baseUrl}/sse/client?publishableKey=${h().envs.development.publishableKey}`;
+        for (let i = 0; i < 5; i++) {
+          const head = await fetch(url, { method: 'HEAD' });
+          expect(head.status).toBe(200);
+          expect(head.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+        }
+        // The cap is 2: had the HEADs taken slots, these would be 503 for the next 30 s.
+        expect((await reader().open(url)).status).toBe(200);
+        expect((await reader().open(url)).status).toBe(200);
+      });
+
       it('ends the streams of a rotated key, and only those', async () => {
         const env = h().envs.production;
         const client = reader();

@@ -3,6 +3,7 @@ import { memoryStorage } from '@flagmount/storage-memory';
 import { Type } from '@sinclair/typebox';
 import { afterEach, beforeEach, describe } from 'vitest';
 import { createHandler } from '../../../../packages/core/src/http/handler.js';
+import { InFlight } from '../../../../packages/core/src/http/in-flight.js';
 import { defineRoute, raw, type RouteDefinition } from '../../../../packages/core/src/http/route.js';
 import type { Services } from '../../../../packages/core/src/services.js';
 import { selectedAdapters, type AdapterFactory, type HostOptions, type HostServer } from '../../support/adapters.js';
@@ -67,6 +68,7 @@ export function createProbe(options: Partial<Omit<FlagmountOptions, 'storage'>> 
     logger: silentLogger,
     options: resolveOptions({ storage, ...options }),
     now: () => new Date(),
+    inFlight: new InFlight(),
   } as unknown as Services;
   const instance = {
     handler: createHandler(services, routes),

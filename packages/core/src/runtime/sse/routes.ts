@@ -1,11 +1,18 @@
 import { defineRoute, raw, type RouteDefinition } from '../../http/route.js';
 import type { Principal } from '../../http/route.js';
+import type { CoreRequest } from '../../http/types.js';
+import { STREAM_HEADERS } from './stream-hub.js';
 import type { Services } from '../../services.js';
 import { sdkEnvironment } from '../environment.js';
 
-/** A stream for the caller's environment that ends once the keys it was opened with stop opening it. */
-function openStream(services: Services, principal: Principal) {
+/**
+ * A stream for the caller's environment that ends once the keys it was opened with stop opening it. A HEAD gets
+ * the stream's headers and takes no connection slot: nothing would ever be written to it, and on the public
+ * publishable key a burst of HEADs would otherwise hold every slot until they time out.
+ */
+function openStream(services: Services, principal: Principal, request: CoreRequest) {
   const { environment, keyKind } = sdkEnvironment(principal);
+  if (request.method === 'HEAD') return raw({ status: 200, headers: { ...STREAM_HEADERS } });
   const keys = principal.kind === 'sdk' ? principal.keys : [];
   const holds = () =>
     keys.every((key, i) => {
@@ -28,8 +35,8 @@ const serverStream = defineRoute({
   tags: ['Runtime'],
   auth: { kind: 'sdk', keys: 'secret' },
   produces: 'text/event-stream',
-  async handle({ services, principal }) {
-    return openStream(services, principal);
+  async handle({ services, principal, request }) {
+    return openStream(services, principal, request);
   },
 });
 
@@ -47,8 +54,8 @@ const clientStream = defineRoute({
   tags: ['Runtime'],
   auth: { kind: 'sdk', keys: 'any' },
   produces: 'text/event-stream',
-  async handle({ services, principal }) {
-    return openStream(services, principal);
+  async handle({ services, principal, request }) {
+    return openStream(services, principal, request);
   },
 });
 

@@ -30,6 +30,14 @@ const UNOPENED_TIMEOUT_MS = 30_000;
 /** A comment line: both clients skip it; it keeps proxies and load balancers from closing an idle stream. */
 const HEARTBEAT = ':\n\n';
 
+/** The headers of every stream answer (and of a HEAD on a stream route). */
+export const STREAM_HEADERS: Readonly<Record<string, string>> = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache, no-transform',
+  // Tells nginx-style proxies not to buffer the stream.
+  'x-accel-buffering': 'no',
+};
+
 /**
  * Live `flags-updated` streams (`/sse/server` for the node SDK's push mode, `/sse/client` for the browser SDK).
  * Every stream gets the current version on connect and each new version of its environment; one shared timer
@@ -84,12 +92,7 @@ export class StreamHub {
     }, UNOPENED_TIMEOUT_MS).unref();
     return {
       status: 200,
-      headers: {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache, no-transform',
-        // Tells nginx-style proxies not to buffer the stream.
-        'x-accel-buffering': 'no',
-      },
+      headers: { ...STREAM_HEADERS },
       stream: {
         open: (sink) => {
           if (connection.closed) {
