@@ -64,6 +64,8 @@ const declaredLength = (req: IncomingMessage) => Number(req.headers['content-len
  * The body as the core wants it: the host's parsed value if a parser really read the stream, else the raw text
  * read here (bounded), else none.
  *
+ * A parser that kept the bytes (a Buffer) or the text (a string) parsed nothing: that is the raw text.
+ *
  * Some parsers set an empty object without reading anything (Express 4's body-parser, `@koa/bodyparser` for a
  * content type it skips), so a parsed value counts only once the stream has been consumed; otherwise the bytes
  * are still there and are read here, and the core answers 400 exactly as with no host parser.
@@ -79,6 +81,13 @@ export function nodeRequestBody(req: IncomingMessage, parsed: unknown, limit: nu
   if (!hasBody) return { kind: 'none' };
   if (req.readableEnded) {
     if (parsed === undefined) return { kind: 'none' };
+    // A host's raw or text parser (`express.raw()`, `express.text()`) read the bytes and parsed nothing: they are
+    // the text, which the core parses as it would have read it.
+    if (typeof parsed === 'string' || Buffer.isBuffer(parsed)) {
+      const text = typeof parsed === 'string' ? parsed : parsed.toString('utf8');
+      if (Buffer.byteLength(text) > limit) throw new BodyTooLargeError();
+      return { kind: 'raw', text, ...type };
+    }
     // The host's parser has its own limit; this mount's limit still applies (the declared length, or the
     // re-serialised value for a chunked body).
     const size = Number.isFinite(length) ? length : Buffer.byteLength(JSON.stringify(parsed) ?? '');

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { Mount } from '../../src/adapter/mount.js';
-import { handleNodeRequest, toCoreRequest } from '../../src/adapter/node-http.js';
+import { handleNodeRequest, nodeRequestBody, toCoreRequest } from '../../src/adapter/node-http.js';
+import { BodyTooLargeError } from '../../src/http/read-body.js';
 import type { CoreRequest, CoreResponse } from '../../src/http/types.js';
 
 /** What Node's parser gives for a GET without a body; `headers` as `req.headers` holds them. */
@@ -49,5 +50,19 @@ describe('handleNodeRequest', () => {
   it('answers 500 for a header name Node would refuse', () => {
     const mount = mountAnswering(() => ({ status: 200, headers: { 'bad name': 'x' }, body: 'x' }));
     expect((handleNodeRequest(mount, nodeRequest({}), {} as ServerResponse, '/features') as CoreResponse).status).toBe(500);
+  });
+});
+
+describe('nodeRequestBody', () => {
+  /** A request whose body a host parser has read to the end. */
+  const consumed = (text: string) =>
+    ({ headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) }, readableEnded: true }) as unknown as IncomingMessage;
+
+  it("takes what a host's raw or text parser kept (a Buffer, a string) for the text, which the core parses", () => {
+    const text = '{"userId":"u1","event":"x"}';
+    expect(nodeRequestBody(consumed(text), Buffer.from(text), 1024)).toEqual({ kind: 'raw', text, contentType: 'application/json' });
+    expect(nodeRequestBody(consumed(text), text, 1024)).toEqual({ kind: 'raw', text, contentType: 'application/json' });
+    expect(nodeRequestBody(consumed(text), { userId: 'u1', event: 'x' }, 1024)).toMatchObject({ kind: 'parsed' });
+    expect(() => nodeRequestBody(consumed(text), Buffer.from(text), 10)).toThrow(BodyTooLargeError);
   });
 });
