@@ -97,12 +97,16 @@ forEachAdapter(
         expect(snapshots.pendingWaits).toBe(0);
       });
 
-      it('waitForVersion must be an integer ≥ 0', async () => {
-        for (const bad of ['-1', '1.5', 'abc', '']) {
+      it('waitForVersion must be an integer ≥ 0 up to 2^53 − 1, written plainly; every refusal says so alike', async () => {
+        for (const bad of ['-1', '1.5', 'abc', '', '05', '1e3', '9007199254740992']) {
           const res = await h().request('GET', '/features', { key: secret(), query: { waitForVersion: bad } });
           expect(res.status, bad).toBe(400);
-          expect(res.body.error.code).toBe('invalid_request');
+          expect(res.body.error).toEqual({ code: 'invalid_request', message: 'Invalid query parameters' });
+          expect(Object.keys(res.body.issues)).toEqual(['waitForVersion']);
         }
+        // The largest one is a version like any other: held until the timeout, then answered.
+        const res = await h().request('GET', '/features', { key: secret(), query: { waitForVersion: '9007199254740991' } });
+        expect(res.status).toBe(200);
       });
 
       it('ignores unknown query parameters', async () => {

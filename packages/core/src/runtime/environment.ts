@@ -22,19 +22,6 @@ export function currentState(services: Services, envId: string): EnvironmentStat
 }
 
 /**
- * The raw `waitForVersion` text must be a plain non-negative integer: query conversion alone would turn `1.5`
- * into 1 and hold the request for the wrong version.
- */
-export function checkWaitForVersion(request: CoreRequest): void {
-  for (const [name, value] of request.query) {
-    if (name !== 'waitForVersion') continue;
-    if (!/^\d{1,15}$/.test(value)) {
-      throw invalidRequest('waitForVersion must be an integer ≥ 0', { waitForVersion: ['Expected an integer ≥ 0'] });
-    }
-  }
-}
-
-/**
  * Holds the request until the snapshot reaches `version` (bounded by options), then answers with what it has.
  * The request's abort signal is read only when it waits: adapters make it on first use.
  */

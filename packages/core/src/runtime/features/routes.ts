@@ -9,7 +9,7 @@ import type { Context } from '../../schemas/context.js';
 import type { EnvironmentState } from '../../snapshot/environment-state.js';
 import { contextFromQuery } from '../context/query-context.js';
 import { cachedRemoteContext, withRemoteContext, type RemoteContext } from '../context/remote-context.js';
-import { checkWaitForVersion, currentState, sdkEnvironment, waitForVersion } from '../environment.js';
+import { currentState, sdkEnvironment, waitForVersion } from '../environment.js';
 import { optInAllowed } from '../opt-in/opt-in-policy.js';
 import { evaluatedFeaturesBody, releaseEvaluatedBody } from './evaluated-json.js';
 import { loadedOptInIndex, optInIndex, type OptInIndex } from './opt-in-index.js';
@@ -26,7 +26,6 @@ const getFeatures = defineRoute({
   response: FeaturesResponseSchema,
   async handle({ services, principal, query, request }) {
     const { environment } = sdkEnvironment(principal);
-    checkWaitForVersion(request);
     const state = await waitForVersion(services, environment.id, query.waitForVersion, request);
     // The body is the same for every caller of a version: serialised once per snapshot.
     return raw(jsonTextResponse(200, state.featuresBody()));
@@ -44,7 +43,6 @@ function evaluated(ctx: EvaluatedContext, enabledOnly: boolean) {
   const { services, principal, query, request } = ctx;
   const { environment, keyKind } = sdkEnvironment(principal);
   // Validate the context before holding the request: a bad request is answered at once.
-  checkWaitForVersion(request);
   const sent = contextFromQuery(request.query);
   if (query.waitForVersion === undefined) {
     const state = currentState(services, environment.id);
