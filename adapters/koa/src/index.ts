@@ -11,6 +11,8 @@ import type { Context, Middleware, Next } from 'koa';
 
 export type FlagmountKoaOptions = MountOptions;
 
+const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE']);
+
 /**
  * Koa (2 and 3) middleware serving Flagmount under `options.prefix`:
  *
@@ -40,6 +42,11 @@ function send(ctx: Context, response: CoreResponse): void {
     // Koa would wait for the middleware chain and then write `ctx.body`; a stream must flush its headers now and
     // stay open, so Koa steps aside and the raw response is written directly.
     ctx.respond = false;
+    // A client leaving a live stream may reset its socket; Koa would report that to `app.on('error')` (or print it).
+    const hostOnError = ctx.onerror;
+    ctx.onerror = (error) => {
+      if (!CLIENT_GONE.has((error as { code?: unknown } | null)?.code as string)) hostOnError.call(ctx, error);
+    };
     sendNodeResponse(ctx.res, response);
     return;
   }

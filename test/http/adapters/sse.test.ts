@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { expect, it, vi } from 'vitest';
 import { forEachAdapter } from '../support/harness.js';
 import { forEachProbeHost } from './support/probe.js';
@@ -18,6 +19,20 @@ forEachProbeHost('SSE streams', {}, (host) => {
 
     controller.abort();
     await vi.waitFor(() => expect(host().probe.streams.released).toBe(1), { timeout: 2000 });
+    expect(host().hostErrors).toEqual([]);
+  });
+
+  it('a client that resets its socket mid-stream is no error of the host', async () => {
+    const url = new URL(host().origin);
+    const socket = connect(Number(url.port), url.hostname);
+    socket.write(`GET /flags/stream HTTP/1.1\r\nhost: ${url.host}\r\naccept: text/event-stream\r\n\r\n`);
+    await withTimeout(new Promise((resolve) => socket.once('data', resolve)), 2000, 'SSE headers');
+    for (const sink of host().probe.streams.sinks) sink.write(': before\n\n');
+    socket.resetAndDestroy();
+    await vi.waitFor(() => expect(host().probe.streams.released).toBe(1), { timeout: 2000 });
+    // Writes after the reset meet a dead socket: still nothing for the host.
+    for (const sink of host().probe.streams.sinks) sink.write(': after\n\n');
+    await new Promise((resolve) => setTimeout(resolve, 50));
     expect(host().hostErrors).toEqual([]);
   });
 
