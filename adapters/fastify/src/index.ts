@@ -1,6 +1,7 @@
 import {
   createMount,
   handleNodeRequest,
+  mergeVary,
   normalizePrefix,
   pathBelow,
   releaseWhenSent,
@@ -105,5 +106,9 @@ function send(reply: FastifyReply, response: CoreResponse, lends = false): Fasti
     return reply;
   }
   if (lends) releaseWhenSent(reply.raw, response);
-  return reply.code(response.status).headers(response.headers).send(response.body);
+  // A host hook may already vary the answer (Accept-Encoding): merged, not replaced.
+  const hostVary = response.headers['vary'] === undefined ? undefined : reply.getHeader('vary');
+  reply.code(response.status).headers(response.headers);
+  if (hostVary !== undefined) reply.header('vary', mergeVary(hostVary, response.headers['vary']!));
+  return reply.send(response.body);
 }

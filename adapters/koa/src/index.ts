@@ -1,6 +1,7 @@
 import {
   createMount,
   handleNodeRequest,
+  mergeVary,
   pathBelow,
   sendNodeResponse,
   type CoreResponse,
@@ -53,7 +54,10 @@ function send(ctx: Context, response: CoreResponse): void {
   // Through ctx rather than the raw response, so the host's upstream middleware (logging, compression, headers
   // set after `await next()`) still sees and can adjust the answer.
   ctx.status = response.status;
+  // Upstream middleware may already vary the answer (koa-compress: Accept-Encoding): merged, not replaced.
+  const hostVary = response.headers['vary'] === undefined ? '' : ctx.response.get('Vary');
   ctx.set(response.headers);
+  if (hostVary) ctx.set('Vary', mergeVary(hostVary, response.headers['vary']!));
   if (response.body !== undefined) {
     ctx.body = response.body;
   } else if (ctx.method !== 'HEAD' && response.status !== 204 && response.status !== 304) {

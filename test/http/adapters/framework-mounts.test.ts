@@ -8,6 +8,7 @@ import express from 'express';
 import Fastify, { type FastifyInstance } from 'fastify';
 import Koa from 'koa';
 import { afterEach, describe, expect, it } from 'vitest';
+import { mergeVary } from '@flagmount/core';
 import { listenNode, type HostServer } from '../support/adapters.js';
 import { createProbe, isErrorBody, type Probe } from './support/probe.js';
 
@@ -128,5 +129,55 @@ describe('fastify', () => {
     const res = await fetch(`${origin}/flags/apps`, { headers: { 'x-deny': '1' } });
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual({ host: 'denied' });
+  });
+});
+
+// Middleware ahead of the mount may vary the answer already (compression: Accept-Encoding); Flagmount's CORS adds
+// Origin. Replacing the host's field would let a cache serve a compressed answer to a client that cannot read it.
+describe('a Vary set by the host ahead of the mount', () => {
+  const varyOf = async (origin: string) => (await fetch(`${origin}/flags`, { headers: { origin: 'https://app.example' } })).headers.get('vary');
+
+  it('express: keeps the host field and adds Origin', async () => {
+    probe = createProbe();
+    const app = express();
+    app.use((_req, res, next) => {
+      res.vary('Accept-Encoding');
+      next();
+    });
+    app.use('/flags', flagmountExpress(probe.instance));
+    server = await listenNode(createServer(app));
+    expect(await varyOf(server.origin)).toBe('Accept-Encoding, Origin');
+  });
+
+  it('koa: keeps the host field and adds Origin', async () => {
+    probe = createProbe();
+    const app = new Koa();
+    app.use(async (ctx, next) => {
+      ctx.vary('Accept-Encoding');
+      await next();
+    });
+    app.use(flagmountKoa(probe.instance, { prefix: '/flags' }));
+    server = await listenNode(createServer(app.callback()));
+    expect(await varyOf(server.origin)).toBe('Accept-Encoding, Origin');
+  });
+
+  it('fastify: keeps the host field and adds Origin', async () => {
+    probe = createProbe();
+    const instance = probe.instance;
+    fastifyApp = Fastify();
+    fastifyApp.addHook('onRequest', async (_request, reply) => {
+      reply.header('vary', 'Accept-Encoding');
+    });
+    await fastifyApp.register(flagmountFastify, { instance, prefix: '/flags' });
+    await fastifyApp.listen({ port: 0, host: '127.0.0.1' });
+    const address = fastifyApp.server.address() as { port: number };
+    expect((await varyOf(`http://127.0.0.1:${address.port}`))?.toLowerCase()).toBe('accept-encoding, origin');
+  });
+
+  it('merges field lists once each, without case, and * stands for all', () => {
+    expect(mergeVary(undefined, 'Origin')).toBe('Origin');
+    expect(mergeVary('accept-encoding, origin', 'Origin')).toBe('accept-encoding, origin');
+    expect(mergeVary(['Accept-Encoding', 'Cookie'], 'Origin')).toBe('Accept-Encoding, Cookie, Origin');
+    expect(mergeVary('*', 'Origin')).toBe('*');
   });
 });

@@ -4,6 +4,7 @@ import { HttpError } from '../http/http-error.js';
 import { queryPairs, queryPairsFromParsed } from '../http/query-string.js';
 import { BodyTooLargeError } from '../http/read-body.js';
 import type { CoreRequest, CoreResponse, RequestBody } from '../http/types.js';
+import { mergeVary } from '../http/vary.js';
 import type { Mount } from './mount.js';
 
 /**
@@ -199,7 +200,10 @@ export function releaseWhenSent(res: ServerResponse, response: CoreResponse): vo
 function sendPlain(res: ServerResponse, response: CoreResponse): void {
   releaseWhenSent(res, response);
   const body = response.body;
-  const headers = body !== undefined ? { ...response.headers, 'content-length': String(Buffer.byteLength(body)) } : response.headers;
+  let headers = body !== undefined ? { ...response.headers, 'content-length': String(Buffer.byteLength(body)) } : response.headers;
+  // Header values given to writeHead replace those the host set on the response: Vary is merged instead.
+  const hostVary = response.headers['vary'] === undefined ? undefined : res.getHeader('vary');
+  if (hostVary !== undefined) headers = { ...headers, vary: mergeVary(hostVary, response.headers['vary']!) };
   res.writeHead(response.status, headers);
   res.end(body);
 }
