@@ -291,7 +291,7 @@ describe('limits self-check: deliberately broken builds are caught', () => {
   });
 
   it('a writer with no queue bound is caught', async () => {
-    const run = await queueBoundProblems(Number.POSITIVE_INFINITY, 200);
+    const run = await queueBoundProblems(Number.MAX_SAFE_INTEGER, 200);
     expect(run.problems.join('\n')).toMatch(/no back-pressure/);
     const bounded = 20;
     expect(run.peakQueued).toBeGreaterThan(bounded);
