@@ -40,6 +40,14 @@ export function errorResponse(error: HttpError, headers: Record<string, string> 
   return jsonResponse(error.status, body, headers);
 }
 
+/** The methods a path answers: its routes', HEAD wherever GET is (served by the GET route), and OPTIONS. */
+function allowHeader(methods: readonly string[]): string {
+  const all = new Set(methods);
+  if (all.has('GET')) all.add('HEAD');
+  all.add('OPTIONS');
+  return [...all].join(', ');
+}
+
 /** The core HTTP handler: route table, auth, validation, error bodies. Never rejects. */
 export function createHandler(services: Services, routes: readonly RouteDefinition[]): CoreHandler {
   const router = new Router(routes);
@@ -55,7 +63,7 @@ export function createHandler(services: Services, routes: readonly RouteDefiniti
       const route = 'route' in match ? match.route : match.routes[0];
       const allow = 'allowed' in match ? match.allowed : [match.route.method];
       const cross = route?.surface === 'runtime' || cors.management ? preflightHeaders(request, cors) : NO_HEADERS;
-      return { status: 204, headers: { allow: [...allow, 'OPTIONS'].join(', '), ...cross } };
+      return { status: 204, headers: { allow: allowHeader(allow), ...cross } };
     }
     if (!match) {
       // A broken escape is the client's mistake in the URL, not a route that is missing (Fastify's router says 400 too).
@@ -66,7 +74,7 @@ export function createHandler(services: Services, routes: readonly RouteDefiniti
     }
     if ('allowed' in match) {
       return errorResponse(new HttpError(405, 'not_allowed', `Method ${request.method} is not allowed here`), {
-        allow: [...match.allowed, 'OPTIONS'].join(', '),
+        allow: allowHeader(match.allowed),
         ...corsHeaders(request, cors),
       });
     }
