@@ -4,6 +4,7 @@ import {
   mergeVary,
   normalizePrefix,
   pathBelow,
+  pathBelowSegments,
   releaseWhenSent,
   sendNodeResponse,
   type CoreResponse,
@@ -57,9 +58,9 @@ async function routes(scope: FastifyInstance, mount: Mount): Promise<void> {
   const query = (request: FastifyRequest): unknown => (semicolons ? undefined : request.query);
   const answer = (request: FastifyRequest, reply: FastifyReply, body: HostBody): Promise<FastifyReply> | undefined => {
     // The router matched, so the URL is below `scope.prefix` (the full one, outer prefixes included); the fallback
-    // covers a case-insensitive router, whose match can differ from the prefix in case only.
+    // covers a match of the prefix spelled another way (a case-insensitive router, `/%66lags`, doubled slashes).
     const url = request.url;
-    const below = pathBelow(scope.prefix, url) ?? url.slice(scope.prefix.length);
+    const below = pathBelow(scope.prefix, url) ?? pathBelowSegments(scope.prefix, url);
     const response = handleNodeRequest(mount, request.raw, reply.raw, below, body, query(request));
     if (response instanceof Promise) return response.then((answered) => send(reply, answered, noOnSendHook(request)));
     // Answered at once (the usual evaluate request): Fastify wants nothing back from a handler that has sent.

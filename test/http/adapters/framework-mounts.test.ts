@@ -95,6 +95,18 @@ describe('fastify', () => {
     expect(probe.seen.at(-1)!.path).toBe('/');
   });
 
+  it("answers below the prefix however Fastify's router matched it (escaped letters, another case)", async () => {
+    probe = createProbe();
+    const instance = probe.instance;
+    const origin = await start(async (app) => {
+      await app.register(async (api) => api.register(flagmountFastify, { instance, prefix: '/flags' }), { prefix: '/v1' });
+    });
+    expect((await get(origin, '/v1/%66lags/apps')).body).toEqual({ probe: 'apps' });
+    expect(probe.seen.at(-1)!.path).toBe('/apps');
+    expect((await get(origin, '/%76%31/flags?x=1')).body).toEqual({ probe: 'root' });
+    expect(probe.seen.at(-1)!.path).toBe('/');
+  });
+
   it('leaves the host error handler, parsers and hooks in charge of the host routes', async () => {
     probe = createProbe();
     const instance = probe.instance;

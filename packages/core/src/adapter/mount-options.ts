@@ -32,3 +32,19 @@ export function pathBelow(prefix: string, path: string): string | undefined {
   if (path.startsWith(prefix + '/') || path.startsWith(prefix + '?')) return path.slice(prefix.length);
   return undefined;
 }
+
+/**
+ * `url` below as many path segments as `prefix` has: for a router that matched the prefix spelled another way
+ * (other letter case, percent-escaped letters, doubled slashes), so that the text does not start with it.
+ */
+export function pathBelowSegments(prefix: string, url: string): string {
+  const q = url.indexOf('?');
+  const path = q === -1 ? url : url.slice(0, q);
+  let at = 0;
+  for (let n = prefix.split('/').filter(Boolean).length; n > 0 && at < path.length; n--) {
+    while (path[at] === '/') at++;
+    const next = path.indexOf('/', at);
+    at = next === -1 ? path.length : next;
+  }
+  return (path.slice(at) || '/') + (q === -1 ? '' : url.slice(q));
+}
