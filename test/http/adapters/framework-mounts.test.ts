@@ -75,42 +75,43 @@ describe('express', () => {
   });
 });
 
+async function startFastify(register: (app: FastifyInstance) => Promise<void>): Promise<string> {
+  fastifyApp = Fastify();
+  await register(fastifyApp);
+  await fastifyApp.listen({ port: 0, host: '127.0.0.1' });
+  const address = fastifyApp.server.address() as { port: number };
+  return `http://127.0.0.1:${address.port}`;
+}
+
 describe('fastify', () => {
-  async function start(register: (app: FastifyInstance) => Promise<void>) {
-    fastifyApp = Fastify();
-    await register(fastifyApp);
-    await fastifyApp.listen({ port: 0, host: '127.0.0.1' });
-    const address = fastifyApp.server.address() as { port: number };
-    return `http://127.0.0.1:${address.port}`;
+  /** Flagmount at `/flags` inside a plugin registered at `/v1`. */
+  async function startUnderV1(): Promise<string> {
+    probe = createProbe();
+    const instance = probe.instance;
+    return startFastify(async (app) => {
+      await app.register(async (api) => api.register(flagmountFastify, { instance, prefix: '/flags' }), { prefix: '/v1' });
+    });
   }
 
   it('takes the outer prefix of an encapsulating plugin into account', async () => {
-    probe = createProbe();
-    const instance = probe.instance;
-    const origin = await start(async (app) => {
-      await app.register(async (api) => api.register(flagmountFastify, { instance, prefix: '/flags' }), { prefix: '/v1' });
-    });
+    const origin = await startUnderV1();
     expect((await get(origin, '/v1/flags/apps')).body).toEqual({ probe: 'apps' });
     expect((await get(origin, '/v1/flags')).body).toEqual({ probe: 'root' });
-    expect(probe.seen.at(-1)!.path).toBe('/');
+    expect(probe!.seen.at(-1)!.path).toBe('/');
   });
 
   it("answers below the prefix however Fastify's router matched it (escaped letters, another case)", async () => {
-    probe = createProbe();
-    const instance = probe.instance;
-    const origin = await start(async (app) => {
-      await app.register(async (api) => api.register(flagmountFastify, { instance, prefix: '/flags' }), { prefix: '/v1' });
-    });
+    const origin = await startUnderV1();
     expect((await get(origin, '/v1/%66lags/apps')).body).toEqual({ probe: 'apps' });
-    expect(probe.seen.at(-1)!.path).toBe('/apps');
+    expect(probe!.seen.at(-1)!.path).toBe('/apps');
     expect((await get(origin, '/%76%31/flags?x=1')).body).toEqual({ probe: 'root' });
-    expect(probe.seen.at(-1)!.path).toBe('/');
+    expect(probe!.seen.at(-1)!.path).toBe('/');
   });
 
   it('leaves the host error handler, parsers and hooks in charge of the host routes', async () => {
     probe = createProbe();
     const instance = probe.instance;
-    const origin = await start(async (app) => {
+    const origin = await startFastify(async (app) => {
       app.setErrorHandler((_error, _request, reply) => reply.code(418).send({ host: 'error handler' }));
       app.addContentTypeParser('text/plain', { parseAs: 'string' }, (_request, body, done) => done(null, `host:${String(body)}`));
       await app.register(flagmountFastify, { instance, prefix: '/flags' });
@@ -131,7 +132,7 @@ describe('fastify', () => {
   it('hands a host hook error on a Flagmount route to the host error handler', async () => {
     probe = createProbe();
     const instance = probe.instance;
-    const origin = await start(async (app) => {
+    const origin = await startFastify(async (app) => {
       app.setErrorHandler((_error, _request, reply) => reply.code(401).send({ host: 'denied' }));
       app.addHook('onRequest', async (request) => {
         if (request.headers['x-deny']) throw new Error('denied by host');
@@ -176,14 +177,13 @@ describe('a Vary set by the host ahead of the mount', () => {
   it('fastify: keeps the host field and adds Origin', async () => {
     probe = createProbe();
     const instance = probe.instance;
-    fastifyApp = Fastify();
-    fastifyApp.addHook('onRequest', async (_request, reply) => {
-      reply.header('vary', 'Accept-Encoding');
+    const origin = await startFastify(async (app) => {
+      app.addHook('onRequest', async (_request, reply) => {
+        reply.header('vary', 'Accept-Encoding');
+      });
+      await app.register(flagmountFastify, { instance, prefix: '/flags' });
     });
-    await fastifyApp.register(flagmountFastify, { instance, prefix: '/flags' });
-    await fastifyApp.listen({ port: 0, host: '127.0.0.1' });
-    const address = fastifyApp.server.address() as { port: number };
-    expect((await varyOf(`http://127.0.0.1:${address.port}`))?.toLowerCase()).toBe('accept-encoding, origin');
+    expect((await varyOf(origin))?.toLowerCase()).toBe('accept-encoding, origin');
   });
 
   it('merges field lists once each, without case, and * stands for all', () => {
