@@ -56,6 +56,12 @@ export async function runCheck(check: CheckFunction, factory: StorageFactory): P
 }
 
 /**
+ * Per check, whatever the project's vitest config says: some checks wait up to 5 s for a change notice or for
+ * concurrent transactions, and they must fail with their own message, not with vitest's default 5 s timeout.
+ */
+const CHECK_TIMEOUT_MS = 30_000;
+
+/**
  * Registers the storage conformance suite with vitest: one test per rule of the storage port. Call it at the top
  * level of a test file: `describeStorageConformance('my store', { create: async () => myStorage() })`.
  * Checks that need `factory.reopen` or `factory.second` are skipped when the factory lacks them.
@@ -71,7 +77,7 @@ export function describeStorageConformance(name: string, factory: StorageFactory
           const missing = check.requires !== undefined && factory[check.requires] === undefined;
           // Reason: this check needs a capability the factory does not offer (e.g. reopen for a :memory: store).
           if (missing) it.skip(`${check.name} (needs factory.${check.requires})`, () => undefined);
-          else it(check.name, () => runCheck(check.run, factory));
+          else it(check.name, { timeout: CHECK_TIMEOUT_MS }, () => runCheck(check.run, factory));
         }
       });
     }

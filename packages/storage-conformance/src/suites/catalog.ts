@@ -164,6 +164,21 @@ export async function checkSpecificTargets(storage: Storage): Promise<void> {
   expect(await repo.listByEnv('env_b'), 'overrides are per environment').toEqual([rows[4]]);
 }
 
+/**
+ * Values as long as the API lets them be (runtime-api.md, management-api.md): a store with columns sized for short
+ * text (VARCHAR(255)) would turn a valid request into a 500. Non-ASCII included: a character may be 4 bytes.
+ */
+export async function checkLongValues(storage: Storage): Promise<void> {
+  await seedBase(storage);
+  const text = (length: number) => 'ë🚀x'.repeat(Math.ceil(length / 3)).slice(0, length);
+  const long = flag({ id: 'flag_long', key: 'k'.repeat(255), name: text(255), description: text(8192) });
+  await storage.flags.insert(long);
+  expect(await storage.flags.get('flag_long'), 'a flag with a 255-character key and name and an 8192-character description').toEqual(long);
+  const user = entity({ id: 'u'.repeat(128), name: text(1000), attributes: { bio: text(10_000), tags: [text(500), text(500)] } });
+  await storage.entities.put(user);
+  expect(await storage.entities.get('env_a', 'user', user.id), 'an entity with a 128-character id and long attributes').toEqual(user);
+}
+
 export const catalogChecks: CheckGroup = {
   name: 'stages, segments, flags, targeting',
   checks: [
@@ -172,5 +187,6 @@ export const catalogChecks: CheckGroup = {
     { name: 'flags: get, getByKey, listByApp order, (appId, key) unique, update', run: checkFlags },
     { name: 'targeting: get, put replaces, listByEnv order', run: checkTargeting },
     { name: 'specific targets: add/remove resolve whether anything changed, list orders', run: checkSpecificTargets },
+    { name: 'long values: keys, names, descriptions and attributes as long as the API allows', run: checkLongValues },
   ],
 };
