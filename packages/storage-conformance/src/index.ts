@@ -13,6 +13,7 @@ export { checkAuditList, checkManagementKeys } from './suites/audit-keys.js';
 export {
   checkBumpVersionConcurrent,
   checkIsolation,
+  checkNestedTransactionRejects,
   checkRollbackOfEveryWrite,
   checkRollbackOnConflict,
   checkSerialisedReadModifyWrite,

@@ -17,6 +17,7 @@ import {
   checkMigrateIsIdempotent,
   checkNoticeAfterCommit,
   checkNoticeDroppedOnRollback,
+  checkNestedTransactionRejects,
   checkOrganizations,
   checkRejectsAfterClose,
   checkReopenKeepsWrites,
@@ -284,6 +285,22 @@ const breakages: Array<{ breakage: string; check: CheckFunction; factory: Storag
       return { ...inner, close: async () => (closed ? Promise.reject(new Error('pool already ended')) : ((closed = true), inner.close())) };
     }),
     rule: /already ended/,
+  },
+  {
+    breakage: 'a nested transaction waits for the outer one',
+    check: checkNestedTransactionRejects,
+    factory: brokenFactory((inner) => {
+      let queue: Promise<unknown> = Promise.resolve();
+      return {
+        ...inner,
+        transaction: (fn) => {
+          const run = queue.then(() => inner.transaction(fn));
+          queue = run.catch(() => undefined);
+          return run;
+        },
+      };
+    }),
+    rule: /deadlock/,
   },
   { breakage: 'close() does nothing', check: checkRejectsAfterClose, factory: brokenFactory((inner) => ({ ...inner, close: async () => undefined })), rule: /after close/ },
   {

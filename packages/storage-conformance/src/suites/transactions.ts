@@ -152,6 +152,20 @@ export async function checkSerialisedReadModifyWrite(storage: Storage): Promise<
   expect((await storage.environments.get('env_a'))?.name, 'concurrent read-modify-write transactions lost an update').toBe(String(n));
 }
 
+/** The port: a nested `transaction()` rejects. A store that waits for the outer one instead deadlocks the caller. */
+export async function checkNestedTransactionRejects(storage: Storage): Promise<void> {
+  await seedBase(storage);
+  const nested = storage.transaction(async () => storage.transaction(async () => 'inner'));
+  const outcome = await Promise.race([
+    nested.then(
+      () => 'ran the inner transaction',
+      () => 'rejected',
+    ),
+    sleep(2000).then(() => 'still waiting after 2 s (a deadlock)'),
+  ]);
+  expect(outcome, 'a transaction() started inside a transaction rejects').toBe('rejected');
+}
+
 export const transactionChecks: CheckGroup = {
   name: 'transactions',
   checks: [
@@ -161,5 +175,6 @@ export const transactionChecks: CheckGroup = {
     { name: 'reads outside a transaction see only committed state', run: checkIsolation },
     { name: 'bumpVersion exactly +1 per call under 50 concurrent transactions and calls', run: checkBumpVersionConcurrent },
     { name: 'concurrent read-modify-write transactions are serialised', run: checkSerialisedReadModifyWrite },
+    { name: 'a nested transaction() rejects, neither running nor deadlocking', run: checkNestedTransactionRejects },
   ],
 };
