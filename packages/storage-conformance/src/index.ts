@@ -29,6 +29,7 @@ export {
 } from './suites/notices.js';
 export {
   checkCloseIsIdempotent,
+  checkCloseReleasesResources,
   checkDump,
   checkMigrateIsIdempotent,
   checkRejectsAfterClose,

@@ -6,6 +6,7 @@ import {
   checkBumpVersionAcrossHandles,
   checkBumpVersionConcurrent,
   checkCloseIsIdempotent,
+  checkCloseReleasesResources,
   checkDump,
   checkEntityDeleteCascade,
   checkEntityFlagStatsMerge,
@@ -301,6 +302,13 @@ const breakages: Array<{ breakage: string; check: CheckFunction; factory: Storag
       };
     }),
     rule: /deadlock/,
+  },
+  {
+    breakage: 'close() leaves a timer running',
+    check: checkCloseReleasesResources,
+    // A poll timer close() forgets (single-shot here, so the test process is not kept alive by it afterwards).
+    factory: brokenFactory((inner) => (setTimeout(() => undefined, 3000), inner)),
+    rule: /still held 2 s after close/,
   },
   { breakage: 'close() does nothing', check: checkRejectsAfterClose, factory: brokenFactory((inner) => ({ ...inner, close: async () => undefined })), rule: /after close/ },
   {

@@ -2,7 +2,7 @@ import type { Storage } from '@flagmount/core';
 import { expect } from 'vitest';
 import { entity, organization, sampleAttributes, seedBase, seedWorld, segment, targeting, flag } from '../fixtures.js';
 import type { CheckGroup, StorageFactory } from '../types.js';
-import { rejection } from '../util.js';
+import { rejection, sleep } from '../util.js';
 import { worldWrites } from '../writes.js';
 
 export async function checkMigrateIsIdempotent(storage: Storage): Promise<void> {
@@ -67,6 +67,38 @@ export async function checkCloseIsIdempotent(storage: Storage): Promise<void> {
   await Promise.all([storage.close(), storage.close()]);
 }
 
+/** Timers and sockets this process holds now, by kind (what keeps Node from exiting). */
+function heldResources(): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const kind of process.getActiveResourcesInfo()) {
+    if (kind === 'Timeout' || kind === 'Immediate' || kind.startsWith('TCP')) counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/**
+ * The port: `close()` stops timers and closes connections. A store that leaves one running keeps the host's
+ * process alive after Flagmount's `close()`, which hosts rely on to exit.
+ */
+export async function checkCloseReleasesResources(storage: Storage, factory: StorageFactory): Promise<void> {
+  await seedBase(storage);
+  // Short-lived timers of the first store (a notice on its way) must be gone from the baseline.
+  await sleep(100);
+  const before = heldResources();
+  const other = await factory.create();
+  await other.migrate();
+  await other.organizations.list();
+  await other.close();
+  let left: string[] = [];
+  for (let waited = 0; waited <= 2000; waited += 50) {
+    const after = heldResources();
+    left = [...after].filter(([kind, n]) => n > (before.get(kind) ?? 0)).map(([kind, n]) => `${n - (before.get(kind) ?? 0)} ${kind}`);
+    if (!left.length) return;
+    await sleep(50);
+  }
+  expect(left, 'timers or sockets still held 2 s after close() (a process would not exit)').toEqual([]);
+}
+
 export async function checkRejectsAfterClose(storage: Storage): Promise<void> {
   await seedBase(storage);
   await storage.close();
@@ -113,6 +145,7 @@ export const lifecycleChecks: CheckGroup = {
     { name: 'rows are copies: mutating inputs or results never changes the store', run: checkRowsAreCopies },
     { name: 'close() is idempotent', run: checkCloseIsIdempotent },
     { name: 'operations reject after close()', run: checkRejectsAfterClose },
+    { name: 'close() stops its timers and closes its connections', run: checkCloseReleasesResources },
     { name: 'reopening keeps every committed write', run: checkReopenKeepsWrites, requires: 'reopen' },
   ],
 };
