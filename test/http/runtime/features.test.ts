@@ -98,7 +98,7 @@ forEachAdapter(
       });
 
       it('waitForVersion must be an integer ≥ 0 up to 2^53 − 1, written plainly; every refusal says so alike', async () => {
-        for (const bad of ['-1', '1.5', 'abc', '', '05', '1e3', '9007199254740992']) {
+        for (const bad of ['-1', '-0', '1.5', 'abc', '', '05', '1e3', '9007199254740992']) {
           const res = await h().request('GET', '/features', { key: secret(), query: { waitForVersion: bad } });
           expect(res.status, bad).toBe(400);
           expect(res.body.error).toEqual({ code: 'invalid_request', message: 'Invalid query parameters' });

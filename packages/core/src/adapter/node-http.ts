@@ -197,14 +197,18 @@ export function releaseWhenSent(res: ServerResponse, response: CoreResponse): vo
   response.release(() => res.writableFinished);
 }
 
+/** Header values given to writeHead replace those the host set on the response: Vary is merged instead. */
+function withHostVary(res: ServerResponse, headers: Record<string, string>): Record<string, string> {
+  const ours = headers['vary'];
+  const hostVary = ours === undefined ? undefined : res.getHeader('vary');
+  return hostVary === undefined ? headers : { ...headers, vary: mergeVary(hostVary, ours!) };
+}
+
 function sendPlain(res: ServerResponse, response: CoreResponse): void {
   releaseWhenSent(res, response);
   const body = response.body;
-  let headers = body !== undefined ? { ...response.headers, 'content-length': String(Buffer.byteLength(body)) } : response.headers;
-  // Header values given to writeHead replace those the host set on the response: Vary is merged instead.
-  const hostVary = response.headers['vary'] === undefined ? undefined : res.getHeader('vary');
-  if (hostVary !== undefined) headers = { ...headers, vary: mergeVary(hostVary, response.headers['vary']!) };
-  res.writeHead(response.status, headers);
+  const headers = body !== undefined ? { ...response.headers, 'content-length': String(Buffer.byteLength(body)) } : response.headers;
+  res.writeHead(response.status, withHostVary(res, headers));
   res.end(body);
 }
 
@@ -213,7 +217,7 @@ function sendStream(res: ServerResponse, response: CoreResponse): void {
   // instead of idling in keep-alive, where a server shutting down would wait on it until its keepAliveTimeout
   // (72 s under Fastify). HTTP/2 forbids the header.
   const http1 = (res.req?.httpVersionMajor ?? 1) < 2;
-  res.writeHead(response.status, http1 ? { connection: 'close', ...response.headers } : response.headers);
+  res.writeHead(response.status, withHostVary(res, http1 ? { connection: 'close', ...response.headers } : response.headers));
   // A HEAD request gets the stream's headers and nothing else: opening it would only leak a subscriber.
   if (res.req?.method === 'HEAD' || res.destroyed) {
     res.end();

@@ -68,7 +68,7 @@ export function queryObject(pairs: ReadonlyArray<readonly [string, string]>): Re
 }
 
 const NUMERIC = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
-const INTEGER = /^-?(?:0|[1-9]\d*)$/;
+const INTEGER = /^(?:0|-?[1-9]\d*)$/;
 
 /** The JSON types a property schema accepts (through Optional/Union). */
 function acceptedTypes(schema: TSchema | undefined): Set<string> {
