@@ -36,6 +36,18 @@ forEachAdapter((h) => {
       expect(row).toMatchObject({ id: '123', createdAt: '2024-05-01T10:00:00.000Z' });
     });
 
+    it('takes a timestamp after the arrival for the arrival: a clock running ahead dates nothing in the future', async () => {
+      await seedFlags(h().instance, h().appId, [{ key: 'ahead' }]);
+      const before = new Date().toISOString();
+      await post('/user', { userId: 'ahead-user', timestamp: '2099-01-01T00:00:00Z' });
+      await post('/event', { userId: 'ahead-user', event: 'ahead', timestamp: '2099-01-01T00:00:00Z' });
+      const after = new Date().toISOString();
+      const user = await h().storage.entities.get(dev(), 'user', 'ahead-user');
+      expect(user!.createdAt >= before && user!.createdAt <= after, user!.createdAt).toBe(true);
+      const [stats] = await h().storage.stats.listEntityFlagStats(dev(), 'user', 'ahead-user');
+      expect(stats!.lastTrackAt! >= before && stats!.lastTrackAt! <= after, String(stats!.lastTrackAt)).toBe(true);
+    });
+
     it('400 for a missing/empty userId, an array id, non-object attributes, a bad timestamp, a non-JSON body', async () => {
       for (const body of [{}, { userId: '' }, { userId: ['u'] }, { userId: 'u', attributes: [] }, { userId: 'u', attributes: 'x' }, { userId: 'u', timestamp: 'yesterday' }, { userId: 'u', timestamp: '2023-02-29T10:00:00Z' }, []]) {
         const res = await post('/user', body);

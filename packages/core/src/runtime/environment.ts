@@ -39,10 +39,14 @@ export async function waitForVersion(
 
 /**
  * ISO timestamp of an item: the body's `timestamp` when given, else when the request arrived (`receivedAt`, read
- * from the service clock once per request: a `/bulk` of 100 items would otherwise format 100 dates).
+ * from the service clock once per request: a `/bulk` of 100 items would otherwise format 100 dates). A time after
+ * the arrival is a client's clock running ahead: it counts as the arrival, or a single event dated 2099 would be
+ * a flag's last track, or a user's last activity, for good.
  */
 export function timestampOf(receivedAt: string, timestamp: string | undefined): string {
-  return timestamp ? new Date(timestamp).toISOString() : receivedAt;
+  if (!timestamp) return receivedAt;
+  const at = new Date(timestamp).toISOString();
+  return at > receivedAt ? receivedAt : at;
 }
 
 /** Ids arrive as strings or JSON numbers and are stored as strings. */
