@@ -73,6 +73,8 @@ forEachAdapter((harness) => {
           for (const key of [null, 'fmk_unknown', h.envs.production.secretKey, h.envs.production.publishableKey, revoked]) {
             const res = await h.request(route.method, path, { key, ...bodyFor(route) });
             expectError(res, 401, 'unauthenticated');
+            // RFC 9110 §15.5.2: a 401 names the scheme it wants.
+            expect(res.headers.get('www-authenticate')).toBe('Bearer realm="flagmount"');
           }
         }
         expectError(await h.request('GET', '/apps', { key: null, headers: { authorization: 'Basic abc' } }), 401, 'unauthenticated');

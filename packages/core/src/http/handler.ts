@@ -37,6 +37,8 @@ export function errorResponse(error: HttpError, headers: Record<string, string> 
     error: { code: error.code, message: error.message },
   };
   if (error.issues && Object.keys(error.issues).length) body.issues = error.issues;
+  // RFC 9110 §15.5.2 and RFC 6750 §3: a 401 names the scheme it wants (a bearer key, the management API's).
+  if (error.status === 401) return jsonResponse(401, body, { ...headers, 'www-authenticate': 'Bearer realm="flagmount"' });
   return jsonResponse(error.status, body, headers);
 }
 
