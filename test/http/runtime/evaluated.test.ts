@@ -68,6 +68,33 @@ forEachAdapter((h) => {
       });
     });
 
+    it('a flag whose config was cleared keeps serving that config version, as /features does', async () => {
+      const dev = h().envs.development.id;
+      await h().request('POST', `/apps/${h().appId}/flags`, { body: { key: 'cleared', name: 'Cleared' } });
+      const put = (variants: unknown[]) =>
+        h().request('PUT', `/apps/${h().appId}/flags/cleared/targeting/${dev}`, { body: { rules: [{ filter: always }], config: { variants } } });
+      await put([{ key: 'a', payload: 1, filter: always }]);
+      expect((await evaluated({ key: 'cleared' })).body.features.cleared.config).toMatchObject({ key: 'a', version: 1 });
+      await put([]);
+      const served = (await h().request('GET', '/features', { key: h().envs.development.secretKey })).body.features;
+      expect(served.find((f: { key: string }) => f.key === 'cleared').config.version).toBe(2);
+      for (const path of ['/features/evaluated', '/features/enabled']) {
+        for (const query of [{ key: 'cleared' }, {}]) {
+          const config = (await evaluated(query, path)).body.features.cleared.config;
+          expect(config, `${path} ${JSON.stringify(query)}`).toEqual({
+            key: null,
+            name: null,
+            version: 2,
+            default: true,
+            payload: null,
+            ruleEvaluationResults: [],
+            evaluationErrors: [],
+            missingContextFields: [],
+          });
+        }
+      }
+    });
+
     it('reports evaluation errors as a normal 200: missing fields and array operators', async () => {
       const dev = h().envs.development.id;
       await seedFlags(h().instance, h().appId, [

@@ -99,6 +99,11 @@ export interface BuiltSnapshot {
   flags: Map<string, FlagRecord>;
   /** Keys of the archived flags: still flags, whose checks and tracks count (they can be unarchived). */
   archivedKeys: Set<string>;
+  /**
+   * The config version of served flags without variants whose config has a version (it was cleared): answers carry
+   * it as `/features` does, where the engine, with no variants to evaluate, has no config to report.
+   */
+  emptyConfigVersions: Map<string, number>;
   stages: Map<string, StageHeader>;
 }
 
@@ -122,6 +127,7 @@ export function buildSnapshot(source: SnapshotSource): BuiltSnapshot {
   const rows: FlagRecord[] = [];
   const configVersions: number[] = [];
   const archivedKeys = new Set<string>();
+  const emptyConfigVersions = new Map<string, number>();
   for (const flag of source.flags) {
     if (flag.archived) {
       archivedKeys.add(flag.key);
@@ -137,6 +143,7 @@ export function buildSnapshot(source: SnapshotSource): BuiltSnapshot {
     const variants = (targeting?.variants ?? []).map((v) => ({ ...v, filter: shared(withRolloutKeys(v.filter, flag.key)) }));
     const version = targeting?.version ?? 0;
     const configVersion = targeting?.configVersion ?? 0;
+    if (!variants.length && configVersion > 0) emptyConfigVersions.set(flag.key, configVersion);
     definitions.push({
       key: flag.key,
       targetingVersion: version,
@@ -171,6 +178,7 @@ export function buildSnapshot(source: SnapshotSource): BuiltSnapshot {
     },
     flags,
     archivedKeys,
+    emptyConfigVersions,
     stages,
   };
 }

@@ -13,6 +13,8 @@ export class EnvironmentState {
    * flag. An archived flag is not served, but code that still checks or tracks it shows up in its activity.
    */
   readonly flagKeys: { has(key: string): boolean };
+  /** See `BuiltSnapshot.emptyConfigVersions`. */
+  readonly emptyConfigVersions: ReadonlyMap<string, number>;
   readonly stages: ReadonlyMap<string, StageHeader>;
   private featuresJson: string | undefined;
   private readonly built: BuiltSnapshot;
@@ -25,6 +27,7 @@ export class EnvironmentState {
     this.built = built;
     this.flags = built.flags;
     const { flags, archivedKeys } = built;
+    this.emptyConfigVersions = built.emptyConfigVersions;
     this.flagKeys = { has: (key) => flags.has(key) || archivedKeys.has(key) };
     this.stages = built.stages;
   }

@@ -86,7 +86,7 @@ function toEvaluatedFeature(
       : {
           key: null,
           name: null,
-          version: 0,
+          version: state.emptyConfigVersions.get(flag.key) ?? 0,
           default: true,
           payload: null,
           ruleEvaluationResults: [],

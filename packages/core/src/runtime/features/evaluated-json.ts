@@ -29,6 +29,8 @@ interface FlagText {
   head: string;
   /** `,"name":…,"description":…},"stage":…,"config":` */
   middle: string;
+  /** The `config` of an evaluation without one. */
+  noConfig: string;
   /**
    * Whole entries, at most MAX_OUTCOMES, by signature: the flag's outcome code (`CompiledSnapshot.outcomes`) and
    * the three opt-in booleans. Signatures below SMALL_SIGNATURE (a flag of a few rules) index an array: 50 map
@@ -125,6 +127,7 @@ function flagText(state: EnvironmentState, flag: FlagRecord, key: string): FlagT
   return {
     head: `${keyJson}:{"key":${keyJson},"targetingVersion":`,
     middle: `${name}${description}},"stage":${JSON.stringify(stage)},"config":`,
+    noConfig: defaultConfigJson(state.emptyConfigVersions.get(key) ?? 0),
     small: [],
     large: new Map(),
     kept: 0,
@@ -150,11 +153,12 @@ const numberJson = (n: number): string => (Number.isFinite(n) ? String(n) : 'nul
 const booleansJson = (values: readonly boolean[]): string => (values.length ? `[${values.join(',')}]` : '[]');
 const listJson = (values: readonly unknown[]): string => (values.length ? JSON.stringify(values) : '[]');
 
-const DEFAULT_CONFIG =
-  '{"key":null,"name":null,"version":0,"default":true,"payload":null,"ruleEvaluationResults":[],"evaluationErrors":[],"missingContextFields":[]}';
+/** The config of a flag without variants: version 0, or that of the config it had before it was cleared. */
+const defaultConfigJson = (version: number): string =>
+  `{"key":null,"name":null,"version":${version},"default":true,"payload":null,"ruleEvaluationResults":[],"evaluationErrors":[],"missingContextFields":[]}`;
 
-function configJson(config: ConfigEvaluation | undefined): string {
-  if (!config) return DEFAULT_CONFIG;
+function configJson(config: ConfigEvaluation | undefined, text: FlagText): string {
+  if (!config) return text.noConfig;
   const key = config.key === null ? 'null' : JSON.stringify(config.key);
   return (
     `{"key":${key},"name":${key},"version":${numberJson(config.version)},"default":${config.key === null}` +
@@ -171,7 +175,7 @@ function entryJson(text: FlagText, evaluation: FlagEvaluation, userOptedIn: bool
     (optInEnabled ? ',"optInEnabled":true' : ',"optInEnabled":false') +
     `,"optIn":{"userOptedIn":${userOptedIn},"companyOptedIn":${companyOptedIn},"isOptedIn":${userOptedIn || companyOptedIn}` +
     text.middle +
-    configJson(evaluation.config) +
+    configJson(evaluation.config, text) +
     `,"ruleEvaluationResults":${booleansJson(evaluation.ruleEvaluationResults)}` +
     `,"evaluationErrors":${listJson(evaluation.evaluationErrors)}` +
     `,"missingContextFields":${listJson(evaluation.missingContextFields)}}`
