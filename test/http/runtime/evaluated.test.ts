@@ -79,7 +79,7 @@ forEachAdapter((h) => {
       const served = (await h().request('GET', '/features', { key: h().envs.development.secretKey })).body.features;
       expect(served.find((f: { key: string }) => f.key === 'cleared').config.version).toBe(2);
       for (const path of ['/features/evaluated', '/features/enabled']) {
-        for (const query of [{ key: 'cleared' }, {}]) {
+        for (const query of [{ key: 'cleared' }, {}] as Array<Record<string, string>>) {
           const config = (await evaluated(query, path)).body.features.cleared.config;
           expect(config, `${path} ${JSON.stringify(query)}`).toEqual({
             key: null,
