@@ -95,7 +95,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * A numeric option, or its default. A value out of range is the host's mistake, said at start with the option's
  * name, rather than a limit that refuses every body or a timer that fires at once.
  */
-export function integerOption(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
+function integerOption(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value < min || value > max) {
     throw new TypeError(`Flagmount option ${name} must be an integer from ${min} to ${max}, not ${String(value)}`);
@@ -103,25 +103,27 @@ export function integerOption(name: string, value: number | undefined, fallback:
   return value;
 }
 
+/** A count or a size: an integer of at least 1. */
+export const countOption = (name: string, value: number | undefined, fallback: number): number =>
+  integerOption(name, value, fallback, 1, Number.MAX_SAFE_INTEGER);
+
 export function resolveOptions(options: FlagmountOptions): ResolvedOptions {
-  const count = (name: string, value: number | undefined, fallback: number) =>
-    integerOption(name, value, fallback, 1, Number.MAX_SAFE_INTEGER);
   const delay = (name: string, value: number | undefined, fallback: number) =>
     integerOption(name, value, fallback, 0, MAX_TIMER_MS);
   return {
-    maxBodyBytes: count('maxBodyBytes', options.maxBodyBytes, 1024 * 1024),
+    maxBodyBytes: countOption('maxBodyBytes', options.maxBodyBytes, 1024 * 1024),
     waitForVersionTimeoutMs: delay('waitForVersionTimeoutMs', options.waitForVersionTimeoutMs, 5000),
     sse: {
-      maxConnectionsPerEnvironment: count('sse.maxConnectionsPerEnvironment', options.sse?.maxConnectionsPerEnvironment, 1000),
+      maxConnectionsPerEnvironment: countOption('sse.maxConnectionsPerEnvironment', options.sse?.maxConnectionsPerEnvironment, 1000),
       heartbeatMs: delay('sse.heartbeatMs', options.sse?.heartbeatMs, 25_000),
     },
     notifications: { ...options.notifications, defaults: options.notifications?.defaults ?? [] },
     ingestion: {
       flushIntervalMs: delay('ingestion.flushIntervalMs', options.ingestion?.flushIntervalMs, 0),
-      maxBatch: count('ingestion.maxBatch', options.ingestion?.maxBatch, 2000),
-      maxQueue: count('ingestion.maxQueue', options.ingestion?.maxQueue, 50_000),
+      maxBatch: countOption('ingestion.maxBatch', options.ingestion?.maxBatch, 2000),
+      maxQueue: countOption('ingestion.maxQueue', options.ingestion?.maxQueue, 50_000),
     },
-    staleAfterDays: count('staleAfterDays', options.staleAfterDays, 30),
+    staleAfterDays: countOption('staleAfterDays', options.staleAfterDays, 30),
     mount: { management: options.mount?.management ?? true, runtime: options.mount?.runtime ?? true },
     cors: {
       origins: options.cors?.origins ?? '*',

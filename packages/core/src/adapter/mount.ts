@@ -1,7 +1,7 @@
 import type { Flagmount } from '../create-flagmount.js';
 import { createHandler, type CoreHandler } from '../http/handler.js';
 import type { Logger } from '../logger.js';
-import { integerOption, type CorsOptions } from '../options.js';
+import { countOption, type CorsOptions } from '../options.js';
 import type { Services } from '../services.js';
 import type { MountOptions } from './mount-options.js';
 import { normalizePrefix } from './mount-options.js';
@@ -22,7 +22,7 @@ export function createMount(instance: Flagmount, options: MountOptions = {}): Mo
   const base = instance.services.options;
   const narrowed = options.management !== undefined || options.runtime !== undefined;
   const reconfigured = narrowed || options.cors !== undefined || options.maxBodyBytes !== undefined;
-  const maxBodyBytes = integerOption('maxBodyBytes', options.maxBodyBytes, base.maxBodyBytes, 1, Number.MAX_SAFE_INTEGER);
+  const maxBodyBytes = countOption('maxBodyBytes', options.maxBodyBytes, base.maxBodyBytes);
   const { logger } = instance.services;
   const prefix = normalizePrefix(options.prefix);
   if (!reconfigured) return { prefix, maxBodyBytes, handle: instance.handler, logger };

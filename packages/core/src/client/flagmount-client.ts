@@ -210,12 +210,11 @@ export class FlagmountClient {
   private state(): EnvironmentState | undefined {
     const { services, environment } = this.shared;
     if (this.shared.envId) return services.snapshots.get(this.shared.envId);
-    const all = () => services.snapshots.all().sort(byCreation);
     let found = services.snapshots.get(environment);
-    if (!found && environment === '') found = defaultEnvironmentOf(all());
     if (!found) {
+      const all = services.snapshots.all().sort(byCreation);
       const name = environment.toLowerCase();
-      found = all().find((s) => s.environment.name.toLowerCase() === name);
+      found = environment === '' ? defaultEnvironmentOf(all) : all.find((s) => s.environment.name.toLowerCase() === name);
     }
     if (found) this.shared.envId = found.environment.id;
     return found;
