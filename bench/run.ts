@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { BenchModule, StoredResult } from './lib/result.js';
+import { ensureBenchPeers } from './lib/install.js';
 import { environment, saveResults } from './lib/results.js';
 import { cpuTimes, stealPercent } from './lib/steal.js';
 import { textTable } from './lib/table.js';
@@ -28,6 +29,7 @@ async function main(): Promise<void> {
     return;
   }
   const names = requested.length > 0 ? requested : Object.keys(benches);
+  ensureBenchPeers();
   const results: Record<string, StoredResult> = {};
   for (const name of names) {
     console.log(`\n▶ ${name}`);

@@ -4,8 +4,9 @@ import { describe, expect, it } from 'vitest';
 // `npm ci` (what CI runs) refuses a lockfile that lacks an entry for any optional dependency, even one for another
 // platform; `npm install` against a mirror that serves only linux builds drops those entries silently. Catch that
 // here, before CI does: `node scripts/lockfile-platform-entries.mjs` puts them back.
-describe('package-lock.json', () => {
-  const lock = JSON.parse(readFileSync(new URL('../../package-lock.json', import.meta.url), 'utf8')) as {
+// Both lockfiles: the root's and the bench's (a package of its own, installed by `npm run bench`).
+describe.each(['package-lock.json', 'bench/package-lock.json'])('%s', (file) => {
+  const lock = JSON.parse(readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8')) as {
     packages: Record<string, { optionalDependencies?: Record<string, string> }>;
   };
 
