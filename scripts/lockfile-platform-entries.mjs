@@ -2,12 +2,12 @@
 // `npm install` leaves their other platforms' optional packages out of package-lock.json, and `npm ci` then refuses
 // the lockfile as out of sync. This adds those entries back with the os/cpu/libc fields npm uses to skip them, as a
 // lockfile written against the public registry would have. Run it after any `npm install` that rewrites a lockfile:
-// it fixes both, the root's and the bench's (bench/ is a package of its own, outside the workspaces).
+// it fixes all three: the root's, the bench's and the build tools' (packages of their own, outside the workspaces).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
-const OS = { android: 'android', darwin: 'darwin', freebsd: 'freebsd', linux: 'linux', openbsd: 'openbsd',
+const OS = { aix: 'aix', android: 'android', netbsd: 'netbsd', sunos: 'sunos', darwin: 'darwin', freebsd: 'freebsd', linux: 'linux', openbsd: 'openbsd',
   openharmony: 'openharmony', win32: 'win32', windows: 'win32' };
-const CPU = { arm: 'arm', arm64: 'arm64', x64: 'x64', 64: 'x64', ia32: 'ia32', loong64: 'loong64', ppc64: 'ppc64',
+const CPU = { arm: 'arm', mips64el: 'mips64el', arm64: 'arm64', x64: 'x64', 64: 'x64', ia32: 'ia32', loong64: 'loong64', ppc64: 'ppc64',
   riscv64: 'riscv64', s390x: 's390x' };
 
 function addPlatformEntries(path) {
@@ -32,7 +32,7 @@ function addPlatformEntries(path) {
   return added;
 }
 
-for (const file of ['../package-lock.json', '../bench/package-lock.json']) {
+for (const file of ['../package-lock.json', '../bench/package-lock.json', '../tools/build/package-lock.json']) {
   const path = new URL(file, import.meta.url);
   if (!existsSync(path)) continue;
   process.stdout.write(`${file.slice(3)}: added ${addPlatformEntries(path)} platform entries\n`);

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 // `npm ci` (what CI runs) refuses a lockfile that lacks an entry for any optional dependency, even one for another
 // platform; `npm install` against a mirror that serves only linux builds drops those entries silently. Catch that
 // here, before CI does: `node scripts/lockfile-platform-entries.mjs` puts them back.
-// Both lockfiles: the root's and the bench's (a package of its own, installed by `npm run bench`).
-describe.each(['package-lock.json', 'bench/package-lock.json'])('%s', (file) => {
+// Every lockfile: the root's, and those of bench/ and tools/build/ (packages of their own, installed on first use).
+describe.each(['package-lock.json', 'bench/package-lock.json', 'tools/build/package-lock.json'])('%s', (file) => {
   const lock = JSON.parse(readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8')) as {
     packages: Record<string, { optionalDependencies?: Record<string, string> }>;
   };
