@@ -2,7 +2,7 @@ import { OFREPProvider } from '@openfeature/ofrep-provider';
 import { OFREPWebProvider } from '@openfeature/ofrep-web-provider';
 import { ErrorCode, OpenFeature } from '@openfeature/server-sdk';
 import { OpenFeature as WebOpenFeature } from '@openfeature/web-sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { expressFactory } from '../http/support/adapters.js';
 import { startHarness, type Harness } from '../http/support/harness.js';
 import { createFlag, everyone, setTargeting, userIs } from './support/flags.js';
@@ -10,6 +10,15 @@ import { createFlag, everyone, setTargeting, userIs } from './support/flags.js';
 /** The published OFREP providers against a mounted app: what real OpenFeature users get. */
 describe('published OFREP providers against a mounted Flagmount', () => {
   let h: Harness;
+  /** Evaluations over OFREP count as checks: the flag shows activity (it is not stale for want of checks). */
+  const showsChecks = (flagKey: string) =>
+    vi.waitFor(
+      async () => {
+        const list = await h.request('GET', `/apps/${h.appId}/flags`, { query: { envId: h.envs.development.id } });
+        expect(list.body.data.find((f: { key: string }) => f.key === flagKey)?.lastCheckAt).toBeDefined();
+      },
+      { timeout: 5000 },
+    );
 
   beforeAll(async () => {
     h = await startHarness(expressFactory);
@@ -54,6 +63,7 @@ describe('published OFREP providers against a mounted Flagmount', () => {
       expect(await client().getStringValue('banner', 'x', { targetingKey: 'u2' })).toBe('Welcome');
       expect(await client().getNumberValue('retries', 0, {})).toBe(3);
       expect(await client().getObjectValue('limits', {}, {})).toEqual({ max: 100, tiers: ['a', 'b'] });
+      await showsChecks('retries');
     });
 
     it('falls back to the default with FLAG_NOT_FOUND, INVALID_CONTEXT and TYPE_MISMATCH', async () => {
@@ -81,6 +91,7 @@ describe('published OFREP providers against a mounted Flagmount', () => {
 
   describe('@openfeature/ofrep-web-provider with @openfeature/web-sdk (in Node)', () => {
     it('loads every flag in bulk for the static context, with the publishable key', async () => {
+      await createFlag(h, { key: 'web-only', rules: [everyone] });
       const provider = new OFREPWebProvider({
         baseUrl: h.baseUrl,
         headers: [['Authorization', `Bearer ${h.envs.development.publishableKey}`]],
@@ -96,6 +107,7 @@ describe('published OFREP providers against a mounted Flagmount', () => {
       expect(client.getStringValue('banner', 'x')).toBe('Summer sale');
       expect(client.getObjectValue('limits', {})).toEqual({ max: 100, tiers: ['a', 'b'] });
       expect(client.getBooleanDetails('nope', true)).toMatchObject({ value: true, errorCode: ErrorCode.FLAG_NOT_FOUND });
+      await showsChecks('web-only');
 
       await WebOpenFeature.setContext({ targetingKey: 'u2' });
       expect(client.getBooleanValue('beta', true)).toBe(false);

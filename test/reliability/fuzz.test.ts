@@ -72,7 +72,7 @@ describe(`fuzz: every route of the table, ${FUZZ_RUNS} generated requests each, 
       try {
         const fixture = await createFixture(instance);
         const stats = emptyStats();
-        const failure = await fuzzRoute(route, fixture, handlerTarget(instance.handler, instance.services.storage), FUZZ_RUNS, stats);
+        const failure = await fuzzRoute(route, fixture, handlerTarget(instance.handler, instance.services), FUZZ_RUNS, stats);
         add(totals.handler, stats);
         expect(failure).toBeUndefined();
         expect(stats.runs).toBeGreaterThanOrEqual(FUZZ_RUNS);
@@ -91,7 +91,7 @@ describe(`fuzz: a sample of ${ADAPTER_RUNS} requests per route through each real
       const harness = await startHarness(adapter, { options: FUZZ_OPTIONS });
       try {
         const fixture = await createFixture(harness.instance);
-        const target = httpTarget(harness.baseUrl, harness.storage, adapter.name);
+        const target = httpTarget(harness.baseUrl, harness.instance.services, adapter.name);
         for (const route of ROUTES) {
           const stats = emptyStats();
           const failure = await fuzzRoute(route, fixture, target, ADAPTER_RUNS, stats);
@@ -134,7 +134,7 @@ describe('fuzz self-check: each invariant catches a deliberately broken build', 
     const instance = await freshInstance();
     try {
       const fixture = await createFixture(instance);
-      const target: FuzzTarget = handlerTarget(wrap(instance), instance.services.storage, 'broken');
+      const target: FuzzTarget = handlerTarget(wrap(instance), instance.services, 'broken');
       return await fuzzRoute(route, fixture, target, 200);
     } finally {
       await instance.close();

@@ -11,6 +11,7 @@ import { Notifier } from './management/notifications/notifier.js';
 import { resolveOptions, type BootstrapResult, type FlagmountOptions } from './options.js';
 import { ofrepRoutes } from './ofrep/routes.js';
 import { openApiRoute } from './openapi/route.js';
+import { openFeatureManifestRoutes } from './openfeature/routes.js';
 import { runtimeRoutes } from './runtime/routes.js';
 import { closeRemoteContextCache } from './runtime/context/remote-context.js';
 import { StreamHub } from './runtime/sse/stream-hub.js';
@@ -72,7 +73,7 @@ export async function createFlagmount(options: FlagmountOptions): Promise<Flagmo
   };
 
   const routes: RouteDefinition[] = [
-    ...(resolved.mount.management ? [...managementRoutes, ...dashboardApiRoutes] : []),
+    ...(resolved.mount.management ? [...managementRoutes, ...openFeatureManifestRoutes, ...dashboardApiRoutes] : []),
     ...(resolved.mount.runtime ? [...runtimeRoutes, ...ofrepRoutes] : []),
     // The UI calls the management API on its own mount, so it is served only beside it.
     ...(resolved.dashboard && resolved.mount.management ? dashboardRoutes : []),

@@ -22,10 +22,23 @@ export interface FuzzTarget {
   dump(): Promise<string>;
 }
 
-export const dumpText = async (storage: Storage) => JSON.stringify(await storage.dump());
+/** What a target dumps: the store, and the ingestion writer whose queued writes land in it. */
+export interface DumpSource {
+  storage: Storage;
+  ingestion: { flush(): Promise<void> };
+}
+
+/**
+ * The store once every queued write has landed: an OFREP evaluation records its checks after it answers, and such a
+ * late write of an accepted request must not be taken for a change made by the next, rejected one.
+ */
+export const dumpText = async (source: DumpSource) => {
+  await source.ingestion.flush();
+  return JSON.stringify(await source.storage.dump());
+};
 
 /** Calls the handler in-process; a stream (SSE) is opened on a sink and released at once. */
-export function handlerTarget(handler: CoreHandler, storage: Storage, name = 'handler'): FuzzTarget {
+export function handlerTarget(handler: CoreHandler, source: DumpSource, name = 'handler'): FuzzTarget {
   return {
     name,
     async send(request) {
@@ -37,7 +50,7 @@ export function handlerTarget(handler: CoreHandler, storage: Storage, name = 'ha
       const contentType = response.headers['content-type'];
       return { status: response.status, contentType, text: bodyText(response), headers: response.headers };
     },
-    dump: () => dumpText(storage),
+    dump: () => dumpText(source),
   };
 }
 
@@ -64,7 +77,7 @@ export const HOST_ANSWERS: Record<string, (request: CoreRequest) => boolean> = {
 };
 
 /** Sends the request through a host app with Flagmount mounted at `baseUrl` (`http://127.0.0.1:P/flags`). */
-export function httpTarget(baseUrl: string, storage: Storage, name: string): FuzzTarget {
+export function httpTarget(baseUrl: string, source: DumpSource, name: string): FuzzTarget {
   const prefix = new URL(baseUrl).pathname;
   return {
     name,
@@ -109,7 +122,7 @@ export function httpTarget(baseUrl: string, storage: Storage, name: string): Fuz
       return { status: res.status, contentType, text, headers: responseHeaders };
     },
     async dump() {
-      return dumpText(storage);
+      return dumpText(source);
     },
   };
 }

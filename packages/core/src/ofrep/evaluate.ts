@@ -34,6 +34,12 @@ function splitRules(state: EnvironmentState, flagKey: string): boolean[] {
  * flag has: the matched config variant's payload (object, string or number flags), else `isEnabled` (boolean
  * flags). `metadata.isEnabled` always carries the boolean, so a caller that received a payload still has it.
  */
+/** The config payload an OFREP answer carries as its value, or undefined when it carries `isEnabled`. */
+export function sentPayload(evaluation: FlagEvaluation): unknown {
+  const config = evaluation.config;
+  return config !== undefined && config.key !== null && config.payload !== null ? config.payload : undefined;
+}
+
 export function toOfrepSuccess(
   state: EnvironmentState,
   evaluation: FlagEvaluation,
@@ -41,8 +47,7 @@ export function toOfrepSuccess(
 ): OfrepEvaluationSuccess {
   const config = evaluation.config;
   const variantMatched = config !== undefined && config.key !== null;
-  const payload = variantMatched ? config.payload : undefined;
-  const hasPayload = payload !== undefined && payload !== null;
+  const payload = sentPayload(evaluation);
   const firstMatch = evaluation.ruleEvaluationResults.indexOf(true);
   const reason = variantMatched
     ? 'TARGETING_MATCH'
@@ -64,7 +69,7 @@ export function toOfrepSuccess(
   if (missing.length) metadata['missingContextFields'] = missing.join(',');
   return {
     key: evaluation.key,
-    value: hasPayload ? payload : evaluation.isEnabled,
+    value: payload !== undefined ? payload : evaluation.isEnabled,
     reason,
     variant: variantMatched ? config.key! : evaluation.isEnabled ? 'on' : 'off',
     metadata,

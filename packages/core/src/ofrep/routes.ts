@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import { defineRoute, raw, type Principal, type RouteDefinition } from '../http/route.js';
 import { jsonResponse } from '../http/handler.js';
@@ -10,7 +9,10 @@ import type { Services } from '../services.js';
 import type { EnvironmentState } from '../snapshot/environment-state.js';
 import { InvalidContextError, toFlagmountContext } from './context.js';
 import { ofrepErrorResponse } from './errors.js';
-import { toOfrepSuccess } from './evaluate.js';
+import { recordChecks } from './checks.js';
+import { ofrepConfigurationRoute } from './configuration.js';
+import { answerWithEtag } from './etag.js';
+import { sentPayload, toOfrepSuccess } from './evaluate.js';
 import {
   OfrepBulkEvaluationFailureSchema,
   OfrepBulkEvaluationSuccessSchema,
@@ -21,10 +23,11 @@ import {
   OfrepRequestEnvelopeSchema,
 } from './schemas.js';
 
-const JSON_TYPE = 'application/json; charset=utf-8';
-
 interface Resolved {
   state: EnvironmentState;
+  /** What the caller sent, as its checks report it. */
+  sent: Context;
+  /** What the rules see: `sent` over the stored attributes. */
   context: Context;
   remoteContextUsed: boolean;
   /** Secret flags are served to the secret key only (as on `/features/evaluated`): a publishable key lives in browsers. */
@@ -36,7 +39,7 @@ async function resolve(services: Services, principal: Principal, rawContext: unk
   const sent = toFlagmountContext(rawContext);
   const state = currentState(services, environment.id);
   const { context, used } = await withRemoteContext(services, environment.id, sent);
-  return { state, context, remoteContextUsed: used, includeSecret: keyKind === 'secret' };
+  return { state, sent, context, remoteContextUsed: used, includeSecret: keyKind === 'secret' };
 }
 
 const visible = (r: Resolved, flagKey: string) => {
@@ -69,16 +72,11 @@ const evaluateFlag = defineRoute({
     if (!evaluation) {
       return raw(jsonResponse(404, { key, errorCode: 'FLAG_NOT_FOUND', errorDetails: `Flag "${key}" was not found` }));
     }
+    const envId = resolved.state.environment.id;
+    recordChecks(services, envId, resolved.sent, 'check', [{ evaluation, payloadSent: sentPayload(evaluation) !== undefined }]);
     return toOfrepSuccess(resolved.state, evaluation, resolved.remoteContextUsed);
   },
 });
-
-/** `"abc"`, `W/"abc"`, `*`: a weak comparison, as If-None-Match asks for (RFC 9110, 13.1.2). */
-function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
-  return header.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag));
-}
 
 const evaluateFlags = defineRoute({
   method: 'POST',
@@ -100,23 +98,23 @@ const evaluateFlags = defineRoute({
       return raw(jsonResponse(400, { errorCode: 'INVALID_CONTEXT', errorDetails: error.message }));
     }
     const all = resolved.state.compiled.evaluateAll(resolved.context);
-    const flags = Object.keys(all)
-      .filter((key) => visible(resolved, key))
-      .sort()
-      .map((key) => toOfrepSuccess(resolved.state, all[key]!, resolved.remoteContextUsed));
-    const text = JSON.stringify({ flags });
+    const keys = Object.keys(all).filter((key) => visible(resolved, key)).sort();
+    const flags = keys.map((key) => toOfrepSuccess(resolved.state, all[key]!, resolved.remoteContextUsed));
     // The tag hashes the answer itself: it changes exactly when this context's results change, whatever caused it
     // (targeting, segments, stored attributes).
-    const etag = `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"`;
-    const headers = { etag, 'cache-control': 'private, no-cache' };
-    if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) return raw({ status: 304, headers });
-    return raw({ status: 200, headers: { 'content-type': JSON_TYPE, ...headers }, body: text });
+    const answer = answerWithEtag(request, JSON.stringify({ flags }));
+    if (answer.status === 200) {
+      // A 304 tells a provider to keep what it has: only an answer it receives counts as an evaluation.
+      const answered = keys.map((key) => ({ evaluation: all[key]!, payloadSent: sentPayload(all[key]!) !== undefined }));
+      recordChecks(services, resolved.state.environment.id, resolved.sent, 'evaluate', answered);
+    }
+    return raw(answer);
   },
 });
 
 const failure = (description: string) => ({ description, schema: OfrepEvaluationFailureSchema });
 
-/** The two OFREP core routes (https://github.com/open-feature/protocol), under `<prefix>/ofrep/v1/…`. */
+/** OFREP's two core routes and its configuration (https://github.com/open-feature/protocol), under `<prefix>/ofrep/v1/…`. */
 export const ofrepRoutes: RouteDefinition[] = [
   documented(evaluateFlag, {
     description: 'Boolean flags answer `isEnabled`; a matched config variant answers its payload.',
@@ -145,4 +143,5 @@ export const ofrepRoutes: RouteDefinition[] = [
       '401': { description: 'No SDK key was sent' },
     },
   }),
+  ofrepConfigurationRoute,
 ];

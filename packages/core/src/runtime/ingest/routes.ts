@@ -4,7 +4,7 @@ import type { Services } from '../../services.js';
 import { BulkBodySchema, BulkResponseSchema, SuccessResponseSchema, type BulkRejection } from '../../schemas/bulk.js';
 import { CompanyBodySchema } from '../../schemas/company.js';
 import { EventBodySchema } from '../../schemas/event.js';
-import { FeatureEventBodySchema } from '../../schemas/feature-event.js';
+import { FeatureEventBodySchema, type FeatureEventBody } from '../../schemas/feature-event.js';
 import { FeedbackBodySchema, FeedbackResponseSchema, PromptingInitBodySchema } from '../../schemas/feedback.js';
 import { PromptEventBodySchema } from '../../schemas/prompt-event.js';
 import { UserBodySchema } from '../../schemas/user.js';
@@ -33,6 +33,19 @@ async function ingestOne(
   const feedback = await addItem(services, state, builder, item, new Map(), services.now().toISOString());
   await commit(services, builder);
   return feedback;
+}
+
+/**
+ * Checks that an evaluation route records itself (OFREP: its providers send no events), through the very path of a
+ * `POST /features/events` body: the same rules, the same batch builder, the same group-commit writer. Queued before
+ * this returns, so a caller that answers right after has its checks in line; resolves once they are committed.
+ */
+export function ingestChecks(services: Services, envId: string, bodies: readonly FeatureEventBody[]): Promise<void> {
+  const state = currentState(services, envId);
+  const builder = new BatchBuilder(envId, state.flagKeys);
+  const at = services.now().toISOString();
+  for (const body of bodies) builder.check(checkedItem('feature-flag-event', body).body as FeatureEventBody, at);
+  return commit(services, builder);
 }
 
 function ingestRoute(path: string, type: RuntimeItem['type'], schema: TSchema, operationId: string, summary: string) {

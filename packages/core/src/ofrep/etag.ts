@@ -1,0 +1,22 @@
+import { createHash } from 'node:crypto';
+import type { CoreRequest, CoreResponse } from '../http/types.js';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** `"abc"`, `W/"abc"`, `*`: a weak comparison, as If-None-Match asks for (RFC 9110, 13.1.2). */
+function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag));
+}
+
+/**
+ * A JSON answer tagged with a hash of its own bytes, or a 304 when the request's If-None-Match holds that tag: the
+ * OFREP routes that providers poll (bulk evaluation, configuration) answer this way.
+ */
+export function answerWithEtag(request: CoreRequest, text: string): CoreResponse {
+  const etag = `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"`;
+  const headers = { etag, 'cache-control': 'private, no-cache' };
+  if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) return { status: 304, headers };
+  return { status: 200, headers: { 'content-type': JSON_TYPE, ...headers }, body: text };
+}
