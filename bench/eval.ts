@@ -12,6 +12,7 @@ import {
   silentLogger,
   unleash,
 } from './peers/eval-engines.js';
+import { flagmountWithFlag } from './peers/flagmount-client.js';
 
 /**
  * Issue 5: in-process evaluation cost of one flag, the same flag in every engine: rule 1 `company.plan IS
@@ -87,9 +88,37 @@ function syncSubject<C>(name: string, shape: (i: number) => C, evaluate: (contex
   };
 }
 
+/** One event-loop turn every this many calls, as a server gives between requests: timers (the client's flush) run. */
+const TURN_EVERY = 1_000;
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** As `syncSubject`, with an event-loop turn every TURN_EVERY calls (the host's path, not a tight loop). */
+function servedSubject<C>(name: string, shape: (i: number) => C, evaluate: (context: C) => boolean): Subject {
+  let contexts: C[] = [];
+  return {
+    name,
+    prepare(offset, count) {
+      contexts = Array.from({ length: count }, (_, i) => shape(offset + i));
+    },
+    async run() {
+      let enabled = 0;
+      for (let i = 0; i < contexts.length; i++) {
+        if (evaluate(contexts[i]!)) enabled++;
+        if (i % TURN_EVERY === TURN_EVERY - 1) await turn();
+      }
+      return enabled;
+    },
+  };
+}
+
 // ---------------------------------------------------------------- report helpers
 
 const ENGINE = '@flagmount/engine';
+const FLAGD = '@openfeature/flagd-core';
+const CLIENT_TRACKED = 'flags.client.isEnabled (analytics on)';
+const CLIENT_UNTRACKED = 'flags.client.isEnabled (enableTracking: false)';
+const CLIENT_GET_FLAG = 'flags.client.getFlag(…).isEnabled (analytics on)';
+const CLIENT_BOUND = 'flags.client.bindClient(…).isEnabled (analytics on)';
 const HASH_ONLY = `${ENGINE}: rolloutHash alone (reference)`;
 
 function ratioTable(measurements: Measurement[], unit: string, scale: number, operations: number, share: boolean) {
@@ -109,6 +138,15 @@ function ratioTable(measurements: Measurement[], unit: string, scale: number, op
     ]);
   const columns = ['engine', `${unit} (CPU, median)`, 'range over rounds', `${unit} (wall)`, '× fastest peer'];
   return { columns: share ? [...columns, 'enabled'] : columns, rows };
+}
+
+/** The client table: ratios against flagd-core measured with the same turns. */
+function servedTable(measurements: Measurement[], operations: number) {
+  const flagdMedian = measurements.find((m) => m.name === FLAGD)!.median;
+  const rows: Cell[][] = [...measurements]
+    .sort((a, b) => a.median - b.median)
+    .map((m) => [m.name, m.median, m.wallMedian, `${(m.median / flagdMedian).toFixed(2)}×`, `${((100 * m.checksum) / operations).toFixed(1)}%`]);
+  return { columns: ['path', 'ns/call (CPU, median)', 'ns/call (wall)', '× flagd-core', 'enabled'], rows };
 }
 
 /** The floor under Flagmount's number: Reflag's rollout hash of each bench input, nothing else. */
@@ -173,6 +211,34 @@ export default async function run(): Promise<BenchResult> {
     onRound: (r) => process.stdout.write(`  round ${r + 1}/${ROUNDS}\r`),
   });
 
+  // The host's path: the in-process client, analytics on (the default), beside flagd-core and the bare engine,
+  // all with the same event-loop turns.
+  const flags = await flagmountWithFlag(FLAG);
+  const client = flags.client;
+  const untracked = (i: number) => ({ ...sharedContext(i), enableTracking: false });
+  const served: Subject[] = [
+    servedSubject(FLAGD, sharedContext, (c) => flagdCore.resolveBooleanEvaluation(FLAG, false, c, silentLogger).value),
+    servedSubject(ENGINE, sharedContext, (c) => flagmount.evaluate(FLAG, c)!.isEnabled),
+    servedSubject(CLIENT_TRACKED, sharedContext, (c) => client.isEnabled(FLAG, c)),
+    servedSubject(CLIENT_UNTRACKED, untracked, (c) => client.isEnabled(FLAG, c)),
+    servedSubject(CLIENT_GET_FLAG, sharedContext, (c) => client.getFlag(c, FLAG).isEnabled),
+    servedSubject(CLIENT_BOUND, sharedContext, (c) => client.bindClient(c).isEnabled(FLAG)),
+  ];
+  console.log(`\nin-process client: ${ROUNDS} interleaved rounds of ${BATCH.toLocaleString()} contexts, a turn every ${TURN_EVERY}…`);
+  const perServed = await interleave(served, {
+    rounds: ROUNDS,
+    batch: BATCH,
+    warmup: WARMUP,
+    onRound: (r) => process.stdout.write(`  round ${r + 1}/${ROUNDS}\r`),
+  });
+  const clientStats = flags.stats().client;
+  const flushStart = process.cpuUsage();
+  const pendingRows = clientStats.pendingRows;
+  await client.flush();
+  const flushCpu = process.cpuUsage(flushStart);
+  const flushMs = (flushCpu.user + flushCpu.system) / 1000;
+  await flags.close();
+
   // 50 flags for one context.
   const keys = Array.from({ length: ALL_FLAGS }, (_, i) => `flag-${i}`);
   const LAST = keys.at(-1)!;
@@ -234,6 +300,9 @@ export default async function run(): Promise<BenchResult> {
   const engineMedian = perEval.find((m) => m.name === ENGINE)!.median;
   const hashMedian = perEval.find((m) => m.name === HASH_ONLY)!.median;
   const flagdMedian = perEval.find((m) => m.name === '@openfeature/flagd-core')!.median;
+  const servedMedian = (name: string) => perServed.find((m) => m.name === name)!.median;
+  const servedFlagd = servedMedian(FLAGD);
+  const ratio = (name: string) => (servedMedian(name) / servedFlagd).toFixed(2);
   const engineSame = perAll.find((m) => m.name === `${ENGINE} (same context each call)`)!.median;
   const engineNew = perAll.find((m) => m.name === `${ENGINE} (new user each call)`)!.median;
 
@@ -251,8 +320,18 @@ export default async function run(): Promise<BenchResult> {
     tables: [
       { title: 'One flag, 1M contexts', ...ratioTable(perEval, 'ns/eval', 1, CONTEXTS, true) },
       { title: `${ALL_FLAGS} flags, one context`, ...ratioTable(perAll, 'µs per call', 1000, 0, false) },
+      { title: 'The host\'s path: in-process client, 1M distinct users, a turn every 1000 calls', ...servedTable(perServed, CONTEXTS) },
     ],
     notes: [
+      [
+        `In-process client vs flagd-core (same turns): isEnabled with analytics ${ratio(CLIENT_TRACKED)}× (target ≤ 1.0×),`,
+        `with enableTracking: false ${ratio(CLIENT_UNTRACKED)}× (target ≤ 0.5×), getFlag().isEnabled ${ratio(CLIENT_GET_FLAG)}×,`,
+        `bindClient(context).isEnabled (a bound client made per call) ${ratio(CLIENT_BOUND)}×. Over the run the client`,
+        `counted ${clientStats.checksCounted.toLocaleString()} checks and dropped ${clientStats.checksDropped.toLocaleString()}`,
+        `(and ${clientStats.contextUpdatesDropped.toLocaleString()} user updates) that its bounded buffer could not hold`,
+        'between its once-a-second flushes; those flushes ran in the event-loop turns and are in the timings.',
+        `The final flush of ${pendingRows.toLocaleString()} pending rows into the memory store took ${flushMs.toFixed(0)} ms of CPU.`,
+      ],
       [
         `Flagmount vs flagd-core: ${(engineMedian / flagdMedian).toFixed(2)}× its ns/eval (target ≤ 0.5×). The`,
         `reference row hashes the same inputs and does nothing else: ${hashMedian.toFixed(0)} ns, or`,
@@ -281,6 +360,6 @@ export default async function run(): Promise<BenchResult> {
         'the Reflag library has none either, and its row is the loop its node SDK runs in getFlags.',
       ],
     ].map((lines) => lines.join(' ')),
-    data: { perEval, perAll, hashImplementation },
+    data: { perEval, perAll, perServed, clientStats, hashImplementation },
   };
 }

@@ -7,10 +7,12 @@ import type { FlagContext } from './types.js';
 
 const FLUSH_INTERVAL_MS = 1_000;
 /**
- * Rows (aggregates, context updates, samples) waiting for the next flush. Past this, checks and context updates
- * are dropped and counted: a synchronous loop of millions of checks must not grow the host's heap.
+ * Rows waiting for the next flush: check aggregates (and samples), and context updates, each with its own budget so
+ * that a flood of new users cannot crowd out the counts. Past it, they are dropped and counted: a synchronous loop
+ * of millions of checks must not grow the host's heap.
  */
-export const MAX_PENDING_ROWS = 50_000;
+export const MAX_PENDING_CHECK_ROWS = 50_000;
+export const MAX_PENDING_CONTEXT_ROWS = 50_000;
 /** Raw checks kept per flush for the store's recent-checks ring; the counts never depend on them. */
 const SAMPLES_PER_FLUSH = 1_000;
 /** Items per ingestion batch: under the group-commit queue's bound, so a flush never meets a 503 of its own making. */
@@ -67,7 +69,8 @@ const idOf = (id: unknown): string | null =>
 export class EventBuffer {
   private readonly envs = new Map<string, EnvAnalytics>();
   private last: EnvAnalytics | undefined;
-  private pending = 0;
+  private pendingChecks = 0;
+  private pendingContext = 0;
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
   private lastDropLog = -Infinity;
@@ -81,7 +84,7 @@ export class EventBuffer {
   constructor(private readonly services: Services) {}
 
   get pendingRows(): number {
-    return this.pending;
+    return this.pendingChecks + this.pendingContext;
   }
 
   /**
@@ -98,38 +101,65 @@ export class EventBuffer {
     result: unknown,
     evaluation: FlagEvaluation | undefined,
   ): void {
-    const env = this.env(envId);
     const now = this.services.now().getTime();
+    const env = this.env(envId, now);
+    const second = env.seconds(now);
     const user = context.user;
     const company = context.company;
     const userId = typeof user === 'object' && user !== null ? idOf(user.id) : null;
     const companyId = typeof company === 'object' && company !== null ? idOf(company.id) : null;
+    if (this.pendingChecks >= MAX_PENDING_CHECK_ROWS && this.pendingContext >= MAX_PENDING_CONTEXT_ROWS) {
+      this.whenFull(env, user, userId, companyId, flagKey, config, version, result, second);
+      return;
+    }
     const userSeen = userId !== null ? env.user(userId) : null;
     const companySeen = companyId !== null ? env.company(companyId) : null;
-    if (userSeen !== null && env.needsSync(userSeen, user!, now)) {
-      if (this.room()) this.added(env.sync(userSeen, 'user', userId!, user!, now));
+    if (userSeen !== null && env.needsSync(userSeen, user!, second)) {
+      if (this.pendingContext < MAX_PENDING_CONTEXT_ROWS) this.pendingContext += this.added(env.sync(userSeen, user!, now));
       else this.drop('context');
     }
     if (companySeen !== null) {
-      if (env.needsSync(companySeen, company!, now)) {
-        if (this.room()) this.added(env.sync(companySeen, 'company', companyId!, company!, now));
+      if (env.needsSync(companySeen, company!, second)) {
+        if (this.pendingContext < MAX_PENDING_CONTEXT_ROWS) this.pendingContext += this.added(env.sync(companySeen, company!, now));
         else this.drop('context');
       }
       if (userSeen !== null && userSeen.company !== companyId) {
-        if (this.room()) this.added(env.associate(userSeen, companyId!, userId!, now));
+        if (this.pendingContext < MAX_PENDING_CONTEXT_ROWS) this.pendingContext += this.added(env.associate(userSeen, companyId!, now));
         else this.drop('context');
       }
     }
     if (flagKey === null) return;
     const seen = userSeen ?? companySeen ?? env.anonymousEntry;
-    if (env.isCounted(seen, flagKey, config, version, result, companyId, now)) return;
-    if (!this.room()) {
+    if (env.isCounted(seen, flagKey, config, version, result, companyId, second)) return;
+    if (this.pendingChecks >= MAX_PENDING_CHECK_ROWS) {
       this.drop('check');
       return;
     }
     const sample = evaluation !== undefined && env.sampleCount < SAMPLES_PER_FLUSH ? sampleOf(context, config, evaluation) : undefined;
     this.stats.checksCounted++;
-    this.added(env.count(seen, flagKey, config, version, result, userId, companyId, now, sample));
+    this.pendingChecks += this.added(env.count(seen, userSeen, companySeen, flagKey, config, version, result, now, sample));
+  }
+
+  /**
+   * Both budgets spent: only counts what would have been recorded, creating nothing (a flood of new users then costs
+   * lookups, not memory). A check already counted within the minute is no drop.
+   */
+  private whenFull(
+    env: EnvAnalytics,
+    user: Record<string, unknown> | undefined,
+    userId: string | null,
+    companyId: string | null,
+    flagKey: string | null,
+    config: boolean,
+    version: number,
+    result: unknown,
+    second: number,
+  ): void {
+    const owner = userId !== null ? env.peek('user', userId) : companyId !== null ? env.peek('company', companyId) : env.anonymousEntry;
+    if (userId !== null && (owner === undefined || env.needsSync(owner, user!, second))) this.drop('context');
+    if (flagKey !== null && (owner === undefined || !env.isCounted(owner, flagKey, config, version, result, companyId, second))) {
+      this.drop('check');
+    }
   }
 
   /** Submits everything buffered; resolves when committed. Failures are logged, never thrown (as in the SDK). */
@@ -138,10 +168,12 @@ export class EventBuffer {
       clearTimeout(this.timer);
       this.timer = undefined;
     }
-    if (this.pending === 0) return this.flushing;
+    if (this.pendingChecks + this.pendingContext === 0) return this.flushing;
     const batches: IngestBatch[] = [];
-    for (const env of this.envs.values()) batches.push(...env.drain(BATCH_ITEMS));
-    this.pending = 0;
+    const now = this.services.now().getTime();
+    for (const env of this.envs.values()) batches.push(...env.drain(BATCH_ITEMS, now));
+    this.pendingChecks = 0;
+    this.pendingContext = 0;
     this.flushing = this.flushing.then(() => this.submit(batches));
     return this.flushing;
   }
@@ -158,32 +190,28 @@ export class EventBuffer {
     }
   }
 
-  private env(envId: string): EnvAnalytics {
+  private env(envId: string, now: number): EnvAnalytics {
     const last = this.last;
     if (last !== undefined && last.envId === envId) return last;
     let env = this.envs.get(envId);
     if (!env) {
-      env = new EnvAnalytics(envId);
+      env = new EnvAnalytics(envId, now);
       this.envs.set(envId, env);
     }
     this.last = env;
     return env;
   }
 
-  private room(): boolean {
-    return this.pending < MAX_PENDING_ROWS;
-  }
-
-  private added(rows: number): void {
-    if (rows === 0) return;
-    this.pending += rows;
-    if (!this.timer) {
+  /** Starts the flush timer once rows are pending; returns `rows`. */
+  private added(rows: number): number {
+    if (rows > 0 && !this.timer) {
       this.timer = setTimeout(() => {
         this.timer = undefined;
         void this.flush();
       }, FLUSH_INTERVAL_MS);
       this.timer.unref();
     }
+    return rows;
   }
 
   /** Counts a drop; says so through the logger at most once a minute, and never throws. */
@@ -197,7 +225,8 @@ export class EventBuffer {
       this.services.logger.warn('flagmount: in-process analytics buffer full; checks are dropped and counted until the next flush', {
         checksDropped: this.stats.checksDropped,
         contextUpdatesDropped: this.stats.contextUpdatesDropped,
-        maxPendingRows: MAX_PENDING_ROWS,
+        maxPendingCheckRows: MAX_PENDING_CHECK_ROWS,
+        maxPendingContextRows: MAX_PENDING_CONTEXT_ROWS,
       });
     } catch {
       // A host logger that throws must not turn a flag check into an exception.

@@ -6,7 +6,7 @@ import type { Services } from '../services.js';
 import type { EnvironmentState } from '../snapshot/environment-state.js';
 import { BoundFlagmountClient } from './bound-client.js';
 import { ClientFlag, NO_CONFIG, type FlagOwner } from './client-flag.js';
-import { EventBuffer } from './event-buffer.js';
+import { EventBuffer, type ClientAnalyticsStats } from './event-buffer.js';
 import type {
   EntityId,
   Flag,
@@ -190,6 +190,12 @@ export class FlagmountClient implements FlagOwner {
     );
   }
 
+  /** What this client's analytics counted and dropped so far (summed over every client by `flags.stats()`). */
+  analyticsStats(): ClientAnalyticsStats {
+    const buffer = this.shared.buffer;
+    return { ...buffer.stats, pendingRows: buffer.pendingRows };
+  }
+
   /** Stores the buffered check events and context updates; resolves when they are committed. */
   flush(): Promise<void> {
     return this.shared.buffer.flush();
@@ -331,11 +337,12 @@ export class FlagmountClient implements FlagOwner {
 
 }
 
-/** What the rules see: the context itself, unless it carries `enableTracking` (then a copy without it). */
+/**
+ * What the rules see: the context itself, never a copy (the hot path allocates nothing for it). `enableTracking`
+ * stays in it; a rule would have to name a context field `enableTracking` to notice.
+ */
 function evaluationContext(context: FlagContext): EvaluationContext {
-  if (context.enableTracking === undefined) return context as EvaluationContext;
-  const { enableTracking: _enableTracking, ...rest } = context;
-  return rest;
+  return context as EvaluationContext;
 }
 
 const byCreation = (a: EnvironmentState, b: EnvironmentState): number =>
