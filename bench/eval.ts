@@ -12,6 +12,8 @@ import {
   silentLogger,
   unleash,
 } from './peers/eval-engines.js';
+import type { FlagmountClient } from '@flagmount/core';
+import { flagmountWithFlag } from './peers/flagmount-client.js';
 
 /**
  * Issue 5: in-process evaluation cost of one flag, the same flag in every engine: rule 1 `company.plan IS
@@ -87,9 +89,47 @@ function syncSubject<C>(name: string, shape: (i: number) => C, evaluate: (contex
   };
 }
 
+/** One event-loop turn every this many calls, as a server gives between requests: timers (the client's flush) run. */
+const TURN_EVERY = 1_000;
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * As `syncSubject`, with an event-loop turn every TURN_EVERY calls (the host's path, not a tight loop). `settle`
+ * runs untimed before each batch: the client's flush, so that its write to the store lands in no other row's time
+ * (its cost is reported on its own).
+ */
+function servedSubject<C>(
+  name: string,
+  shape: (i: number) => C,
+  evaluate: (context: C) => boolean,
+  settle?: () => Promise<void>,
+): Subject {
+  let contexts: C[] = [];
+  return {
+    name,
+    async prepare(offset, count) {
+      await settle?.();
+      contexts = Array.from({ length: count }, (_, i) => shape(offset + i));
+    },
+    async run() {
+      let enabled = 0;
+      for (let i = 0; i < contexts.length; i++) {
+        if (evaluate(contexts[i]!)) enabled++;
+        if (i % TURN_EVERY === TURN_EVERY - 1) await turn();
+      }
+      return enabled;
+    },
+  };
+}
+
 // ---------------------------------------------------------------- report helpers
 
 const ENGINE = '@flagmount/engine';
+const FLAGD = '@openfeature/flagd-core';
+const CLIENT_TRACKED = 'flags.client.isEnabled (analytics on)';
+const CLIENT_UNTRACKED = 'flags.client.isEnabled (enableTracking: false)';
+const CLIENT_GET_FLAG = 'flags.client.getFlag(…).isEnabled (analytics on)';
+const CLIENT_BOUND = 'flags.client.bindClient(…).isEnabled (analytics on)';
 const HASH_ONLY = `${ENGINE}: rolloutHash alone (reference)`;
 
 function ratioTable(measurements: Measurement[], unit: string, scale: number, operations: number, share: boolean) {
@@ -109,6 +149,15 @@ function ratioTable(measurements: Measurement[], unit: string, scale: number, op
     ]);
   const columns = ['engine', `${unit} (CPU, median)`, 'range over rounds', `${unit} (wall)`, '× fastest peer'];
   return { columns: share ? [...columns, 'enabled'] : columns, rows };
+}
+
+/** The client table: ratios against flagd-core measured with the same turns. */
+function servedTable(measurements: Measurement[], operations: number) {
+  const flagdMedian = measurements.find((m) => m.name === FLAGD)!.median;
+  const rows: Cell[][] = [...measurements]
+    .sort((a, b) => a.median - b.median)
+    .map((m) => [m.name, m.median, m.wallMedian, `${(m.median / flagdMedian).toFixed(2)}×`, `${((100 * m.checksum) / operations).toFixed(1)}%`]);
+  return { columns: ['path', 'ns/call (CPU, median)', 'ns/call (wall)', '× flagd-core', 'enabled'], rows };
 }
 
 /** The floor under Flagmount's number: Reflag's rollout hash of each bench input, nothing else. */
@@ -173,6 +222,56 @@ export default async function run(): Promise<BenchResult> {
     onRound: (r) => process.stdout.write(`  round ${r + 1}/${ROUNDS}\r`),
   });
 
+  // The host's path: the in-process client, analytics on (the default), beside flagd-core and the bare engine,
+  // all with the same event-loop turns.
+  // One instance per tracked path: each path meets users its client has never seen (a client that already counted a
+  // user this minute only looks the check up, which would flatter whichever path runs second in a round).
+  const instances = await Promise.all([0, 1, 2, 3].map(() => flagmountWithFlag(FLAG)));
+  const [tracked, untrackedClient, gotFlag, bound] = instances.map((f) => f.client) as [
+    FlagmountClient,
+    FlagmountClient,
+    FlagmountClient,
+    FlagmountClient,
+  ];
+  // Written as a host writes it (a literal): a spread copy plus a member makes a slower object shape for every engine.
+  const untracked = (i: number) => ({ user: { id: ids[i]! }, company: { plan: plans[i]! }, enableTracking: false });
+  let flushes = 0;
+  let flushCpuMs = 0;
+  let flushedRows = 0;
+  const settleOf = (index: number) => async () => {
+    const rows = instances[index]!.stats().client.pendingRows;
+    const cpu = process.cpuUsage();
+    await instances[index]!.client.flush();
+    const used = process.cpuUsage(cpu);
+    flushes++;
+    flushedRows += rows;
+    flushCpuMs += (used.user + used.system) / 1000;
+  };
+  const served: Subject[] = [
+    servedSubject(FLAGD, sharedContext, (c) => flagdCore.resolveBooleanEvaluation(FLAG, false, c, silentLogger).value),
+    servedSubject(ENGINE, sharedContext, (c) => flagmount.evaluate(FLAG, c)!.isEnabled),
+    servedSubject(CLIENT_TRACKED, sharedContext, (c) => tracked.isEnabled(FLAG, c), settleOf(0)),
+    servedSubject(CLIENT_UNTRACKED, untracked, (c) => untrackedClient.isEnabled(FLAG, c), settleOf(1)),
+    servedSubject(CLIENT_GET_FLAG, sharedContext, (c) => gotFlag.getFlag(c, FLAG).isEnabled, settleOf(2)),
+    servedSubject(CLIENT_BOUND, sharedContext, (c) => bound.bindClient(c).isEnabled(FLAG), settleOf(3)),
+  ];
+  console.log(`\nin-process client: ${ROUNDS} interleaved rounds of ${BATCH.toLocaleString()} contexts, a turn every ${TURN_EVERY}…`);
+  const perServed = await interleave(served, {
+    rounds: ROUNDS,
+    batch: BATCH,
+    warmup: WARMUP,
+    onRound: (r) => process.stdout.write(`  round ${r + 1}/${ROUNDS}\r`),
+  });
+  const clientStats = { checksCounted: 0, checksDropped: 0, contextUpdatesDropped: 0 };
+  for (const [index, instance] of instances.entries()) {
+    await settleOf(index)();
+    const stats = instance.stats().client;
+    clientStats.checksCounted += stats.checksCounted;
+    clientStats.checksDropped += stats.checksDropped;
+    clientStats.contextUpdatesDropped += stats.contextUpdatesDropped;
+    await instance.close();
+  }
+
   // 50 flags for one context.
   const keys = Array.from({ length: ALL_FLAGS }, (_, i) => `flag-${i}`);
   const LAST = keys.at(-1)!;
@@ -234,6 +333,9 @@ export default async function run(): Promise<BenchResult> {
   const engineMedian = perEval.find((m) => m.name === ENGINE)!.median;
   const hashMedian = perEval.find((m) => m.name === HASH_ONLY)!.median;
   const flagdMedian = perEval.find((m) => m.name === '@openfeature/flagd-core')!.median;
+  const servedMedian = (name: string) => perServed.find((m) => m.name === name)!.median;
+  const servedFlagd = servedMedian(FLAGD);
+  const ratio = (name: string) => (servedMedian(name) / servedFlagd).toFixed(2);
   const engineSame = perAll.find((m) => m.name === `${ENGINE} (same context each call)`)!.median;
   const engineNew = perAll.find((m) => m.name === `${ENGINE} (new user each call)`)!.median;
 
@@ -251,8 +353,19 @@ export default async function run(): Promise<BenchResult> {
     tables: [
       { title: 'One flag, 1M contexts', ...ratioTable(perEval, 'ns/eval', 1, CONTEXTS, true) },
       { title: `${ALL_FLAGS} flags, one context`, ...ratioTable(perAll, 'µs per call', 1000, 0, false) },
+      { title: 'The host\'s path: in-process client, 1M distinct users, a turn every 1000 calls', ...servedTable(perServed, CONTEXTS) },
     ],
     notes: [
+      [
+        `In-process client vs flagd-core (same turns): isEnabled with analytics ${ratio(CLIENT_TRACKED)}× (target ≤ 1.0×),`,
+        `with enableTracking: false ${ratio(CLIENT_UNTRACKED)}× (target ≤ 0.5×), getFlag().isEnabled ${ratio(CLIENT_GET_FLAG)}×,`,
+        `bindClient(context).isEnabled (a bound client made per call) ${ratio(CLIENT_BOUND)}×. Over the run the clients`,
+        `counted ${clientStats.checksCounted.toLocaleString()} checks and dropped ${clientStats.checksDropped.toLocaleString()}`,
+        `(and ${clientStats.contextUpdatesDropped.toLocaleString()} user updates) that their bounded buffers could not hold.`,
+        `Their flushes (untimed above, before each client batch: ${flushes} of them, ${flushedRows.toLocaleString()} rows)`,
+        `took ${(flushCpuMs / Math.max(1, flushes)).toFixed(0)} ms of CPU each into the memory store, ${((1e6 * flushCpuMs) / Math.max(1, flushedRows)).toFixed(0)} ns a row;`,
+        'a host pays that at most once a second, for at most the buffer\'s bound of rows.',
+      ],
       [
         `Flagmount vs flagd-core: ${(engineMedian / flagdMedian).toFixed(2)}× its ns/eval (target ≤ 0.5×). The`,
         `reference row hashes the same inputs and does nothing else: ${hashMedian.toFixed(0)} ns, or`,
@@ -281,6 +394,6 @@ export default async function run(): Promise<BenchResult> {
         'the Reflag library has none either, and its row is the loop its node SDK runs in getFlags.',
       ],
     ].map((lines) => lines.join(' ')),
-    data: { perEval, perAll, hashImplementation },
+    data: { perEval, perAll, perServed, clientStats, hashImplementation },
   };
 }

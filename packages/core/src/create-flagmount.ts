@@ -1,5 +1,6 @@
 import { bootstrap as runBootstrap } from './bootstrap.js';
 import { FlagmountClient } from './client/flagmount-client.js';
+import type { ClientAnalyticsStats } from './client/event-buffer.js';
 import { dashboardApiRoutes, dashboardRoutes } from './dashboard/routes.js';
 import { createHandler, type CoreHandler } from './http/handler.js';
 import { InFlight } from './http/in-flight.js';
@@ -30,8 +31,17 @@ export interface Flagmount {
   readonly bootstrap: BootstrapResult | undefined;
   readonly routes: readonly RouteDefinition[];
   readonly services: Services;
+  /**
+   * Counters of the in-process clients' analytics, summed over every client: checks counted, checks and context
+   * updates dropped because the bounded buffer was full, rows waiting for the next flush, failed flushes.
+   */
+  stats(): FlagmountStats;
   /** Flushes buffered writes, ends streams, stops timers, closes the store. Idempotent. */
   close(): Promise<void>;
+}
+
+export interface FlagmountStats {
+  client: ClientAnalyticsStats;
 }
 
 /**
@@ -99,6 +109,14 @@ export async function createFlagmount(options: FlagmountOptions): Promise<Flagmo
     bootstrap: bootstrapResult,
     routes,
     services,
+    stats() {
+      const client: ClientAnalyticsStats = { checksCounted: 0, checksDropped: 0, contextUpdatesDropped: 0, pendingRows: 0, failedFlushes: 0 };
+      for (const c of clients.values()) {
+        const s = c.analyticsStats();
+        for (const key of Object.keys(client) as Array<keyof ClientAnalyticsStats>) client[key] += s[key];
+      }
+      return { client };
+    },
     close() {
       closing ??= (async () => {
         // Streams end, and requests parked on waitForVersion answer with what there is: neither is work to finish.

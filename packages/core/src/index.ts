@@ -1,4 +1,5 @@
-export { createFlagmount, type Flagmount } from './create-flagmount.js';
+export { createFlagmount, type Flagmount, type FlagmountStats } from './create-flagmount.js';
+export type { ClientAnalyticsStats } from './client/event-buffer.js';
 export * from './options.js';
 export { silentLogger, normalizeLogger, type LogFunction, type Logger } from './logger.js';
 export { BOOTSTRAP_ORG_ID } from './bootstrap.js';

@@ -7,7 +7,7 @@ export { checkApps, checkMembers, checkOrganizations } from './suites/organizati
 export { checkBumpVersion, checkEnvironments, checkSdkKeys } from './suites/environments.js';
 export { checkFlags, checkSegments, checkSpecificTargets, checkStages, checkTargeting } from './suites/catalog.js';
 export { checkEntities, checkEntityDeleteCascade, checkMemberships } from './suites/entities.js';
-export { checkEventIdsUnique, checkEventLogs, checkFeedback } from './suites/events.js';
+export { checkCheckRing, checkEventIdsUnique, checkEventLogs, checkFeedback } from './suites/events.js';
 export { checkEntityFlagStatsMerge, checkFlagDailyStatsMerge, checkFlagTotals } from './suites/stats.js';
 export { checkAuditList, checkManagementKeys } from './suites/audit-keys.js';
 export {

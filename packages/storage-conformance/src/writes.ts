@@ -138,6 +138,11 @@ export const worldWrites: readonly WorldWrite[] = [
     visible: async (r) => (await r.events.listChecks('env_a', 100)).some((e) => e.id === 'chk_c'),
   },
   {
+    label: 'events.trimChecks',
+    write: (r) => r.events.trimChecks('env_a', 1, 10),
+    visible: async (r) => (await r.events.listChecks('env_a', 100)).length === 1,
+  },
+  {
     label: 'events.insertPromptEvents',
     write: (r) => r.events.insertPromptEvents([promptEvent({ id: 'prm_c' })]),
     visible: async (r) => (await r.events.listPromptEvents('env_a', 100)).some((e) => e.id === 'prm_c'),

@@ -5,6 +5,7 @@ import {
   checkAuditList,
   checkBumpVersionAcrossHandles,
   checkBumpVersionConcurrent,
+  checkCheckRing,
   checkCloseIsIdempotent,
   checkCloseReleasesResources,
   checkDump,
@@ -185,6 +186,26 @@ const breakages: Array<{ breakage: string; check: CheckFunction; factory: Storag
       withMethods(inner, (r) => ({ events: { ...r.events, listTracks: async (e, l) => (await r.events.listTracks(e, 1000)).sort((a, b) => compareIds(a.id, b.id)).slice(0, l) } })),
     ),
     rule: /insertion order/,
+  },
+  {
+    breakage: 'the check ring deletes the newest instead of the oldest',
+    check: checkCheckRing,
+    factory: brokenFactory((inner) =>
+      withMethods(inner, (r) => ({
+        events: {
+          ...r.events,
+          async trimChecks(envId, keep, limit) {
+            const rows = await r.events.listChecks(envId, 10_000);
+            const excess = Math.min(Math.max(0, rows.length - keep), limit);
+            // Deletes by emptying and re-inserting the oldest: the newest go.
+            await r.events.trimChecks(envId, 0, rows.length);
+            await r.events.insertChecks(rows.slice(0, rows.length - excess));
+            return excess;
+          },
+        },
+      })),
+    ),
+    rule: /keeps the newest/,
   },
   {
     breakage: 'stats merge replaces counts instead of adding',

@@ -1,54 +1,164 @@
-import { LRUCache } from 'lru-cache';
-import { batchSize } from '../ingestion/ingest-batch.js';
-import { BatchBuilder } from '../runtime/ingest/batch-builder.js';
 import { invalidateRemoteContext } from '../runtime/context/remote-context.js';
-import type { FeatureEventBody } from '../schemas/feature-event.js';
+import type { IngestBatch } from '../ingestion/ingest-batch.js';
 import type { Services } from '../services.js';
+import type { FlagEvaluation } from '@flagmount/engine';
+import { EnvAnalytics, type CheckSample } from './env-analytics.js';
+import type { FlagContext } from './types.js';
 
-/** Same window as Reflag's node SDK: an identical check or context update is sent at most once a minute. */
-const DEDUPE_WINDOW_MS = 60_000;
 const FLUSH_INTERVAL_MS = 1_000;
-const FLUSH_AT_ITEMS = 500;
+/**
+ * Rows waiting for the next flush: check aggregates (and samples), and context updates, each with its own budget so
+ * that a flood of new users cannot crowd out the counts. Past it, they are dropped and counted: a synchronous loop
+ * of millions of checks must not grow the host's heap.
+ */
+export const MAX_PENDING_CHECK_ROWS = 50_000;
+export const MAX_PENDING_CONTEXT_ROWS = 50_000;
+/** Raw checks kept per flush for the store's recent-checks ring; the counts never depend on them. */
+const SAMPLES_PER_FLUSH = 1_000;
+/** Items per ingestion batch: under the group-commit queue's bound, so a flush never meets a 503 of its own making. */
+const BATCH_ITEMS = 2_000;
+const DROP_LOG_INTERVAL_MS = 60_000;
+
+/** What the in-process clients counted and dropped (`flags.stats()`). */
+export interface ClientAnalyticsStats {
+  /** Checks counted (after the one-minute dedupe) and handed to the store. */
+  checksCounted: number;
+  /** Checks a full buffer could not hold. */
+  checksDropped: number;
+  /** User or company updates (context sync) a full buffer could not hold. */
+  contextUpdatesDropped: number;
+  /** Rows waiting for the next flush. */
+  pendingRows: number;
+  /** Batches the store refused or failed to write (logged). */
+  failedFlushes: number;
+}
+
+/** The raw event of a check, as `POST /features/events` would carry it (copies: the host may change its objects). */
+function sampleOf(context: FlagContext, config: boolean, evaluation: FlagEvaluation): CheckSample {
+  const evalContext: Record<string, unknown> = {};
+  for (const key in context) {
+    if (key === 'enableTracking' || !Object.prototype.hasOwnProperty.call(context, key)) continue;
+    const value = (context as Record<string, unknown>)[key];
+    evalContext[key] = typeof value === 'object' && value !== null && !Array.isArray(value) ? { ...value } : value;
+  }
+  if (!config) {
+    return {
+      context: evalContext,
+      result: evaluation.isEnabled,
+      ruleResults: evaluation.ruleEvaluationResults,
+      missing: evaluation.missingContextFields,
+    };
+  }
+  const c = evaluation.config;
+  return {
+    context: evalContext,
+    result: { key: c?.key ?? undefined, payload: c?.payload ?? undefined },
+    ruleResults: c?.ruleEvaluationResults ?? [],
+    missing: c?.missingContextFields ?? [],
+  };
+}
+
+const idOf = (id: unknown): string | null =>
+  typeof id === 'string' ? (id.length ? id : null) : typeof id === 'number' && Number.isFinite(id) ? String(id) : null;
 
 /**
- * Check events and context updates of the in-process client. Evaluation is synchronous, so these are buffered
- * and submitted through the group-commit writer in the background (every second, at 500 items, on `flush()`).
+ * Checks and context updates of an in-process client. Evaluation is synchronous, so these are aggregated in memory
+ * (EnvAnalytics) and submitted through the group-commit writer every second and on `flush()`/`close()`. Nothing
+ * here grows without a bound, and nothing here throws into the host's code.
  */
 export class EventBuffer {
-  private builders = new Map<string, BatchBuilder>();
-  private items = 0;
+  private readonly envs = new Map<string, EnvAnalytics>();
+  private last: EnvAnalytics | undefined;
+  private pendingChecks = 0;
+  private pendingContext = 0;
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
-  private readonly seen = new LRUCache<string, true>({ max: 20_000, ttl: DEDUPE_WINDOW_MS });
+  private lastDropLog = -Infinity;
+  readonly stats: Omit<ClientAnalyticsStats, 'pendingRows'> = {
+    checksCounted: 0,
+    checksDropped: 0,
+    contextUpdatesDropped: 0,
+    failedFlushes: 0,
+  };
 
   constructor(private readonly services: Services) {}
 
-  /** Adds a check unless the same one was recorded within the window. */
-  check(envId: string, event: FeatureEventBody): void {
-    if (!this.fresh([envId, event.action, event.key, event.targetingVersion, event.evalResult, event.evalContext])) return;
-    this.builder(envId).check(event, this.services.now().toISOString());
-    this.added();
+  get pendingRows(): number {
+    return this.pendingChecks + this.pendingContext;
   }
 
-  /** The node SDK's context sync: users and companies seen in evaluations are created or updated. */
-  syncContext(envId: string, context: { user?: Record<string, unknown>; company?: Record<string, unknown> }): void {
-    const at = this.services.now().toISOString();
-    const { user, company } = context;
-    const userId = entityId(user?.['id']);
-    const companyId = entityId(company?.['id']);
-    if (companyId !== undefined && company) {
-      const { id: _id, ...attributes } = company;
-      if (this.fresh(['company', envId, companyId, userId, attributes])) {
-        this.builder(envId).company({ companyId, ...(userId !== undefined ? { userId } : {}), attributes }, at);
-        this.added();
+  /**
+   * The node SDK's context sync and, when `flagKey` is given, a check of the context: counted unless the same one
+   * was counted within the minute. `result` is the flag's result, or its config's key for a config check.
+   * `evaluation` gives the raw event kept (for some checks) in the store's recent-checks ring.
+   */
+  record(
+    envId: string,
+    context: FlagContext,
+    flagKey: string | null,
+    config: boolean,
+    version: number,
+    result: unknown,
+    evaluation: FlagEvaluation | undefined,
+  ): void {
+    const now = this.services.now().getTime();
+    const env = this.env(envId, now);
+    const second = env.seconds(now);
+    const user = context.user;
+    const company = context.company;
+    const userId = typeof user === 'object' && user !== null ? idOf(user.id) : null;
+    const companyId = typeof company === 'object' && company !== null ? idOf(company.id) : null;
+    if (this.pendingChecks >= MAX_PENDING_CHECK_ROWS && this.pendingContext >= MAX_PENDING_CONTEXT_ROWS) {
+      this.whenFull(env, user, userId, companyId, flagKey, config, version, result, second);
+      return;
+    }
+    const userSeen = userId !== null ? env.user(userId) : null;
+    const companySeen = companyId !== null ? env.company(companyId) : null;
+    if (userSeen !== null && env.needsSync(userSeen, user!, second)) {
+      if (this.pendingContext < MAX_PENDING_CONTEXT_ROWS) this.pendingContext += this.added(env.sync(userSeen, user!, now));
+      else this.drop('context');
+    }
+    if (companySeen !== null) {
+      if (env.needsSync(companySeen, company!, second)) {
+        if (this.pendingContext < MAX_PENDING_CONTEXT_ROWS) this.pendingContext += this.added(env.sync(companySeen, company!, now));
+        else this.drop('context');
+      }
+      if (userSeen !== null && userSeen.company !== companyId) {
+        if (this.pendingContext < MAX_PENDING_CONTEXT_ROWS) this.pendingContext += this.added(env.associate(userSeen, companyId!, now));
+        else this.drop('context');
       }
     }
-    if (userId !== undefined && user) {
-      const { id: _id, ...attributes } = user;
-      if (this.fresh(['user', envId, userId, attributes])) {
-        this.builder(envId).user({ userId, attributes }, at);
-        this.added();
-      }
+    if (flagKey === null) return;
+    const seen = userSeen ?? companySeen ?? env.anonymousEntry;
+    if (env.isCounted(seen, flagKey, config, version, result, companyId, second)) return;
+    if (this.pendingChecks >= MAX_PENDING_CHECK_ROWS) {
+      this.drop('check');
+      return;
+    }
+    const sample = evaluation !== undefined && env.sampleCount < SAMPLES_PER_FLUSH ? sampleOf(context, config, evaluation) : undefined;
+    this.stats.checksCounted++;
+    this.pendingChecks += this.added(env.count(seen, userSeen, companySeen, flagKey, config, version, result, now, sample));
+  }
+
+  /**
+   * Both budgets spent: only counts what would have been recorded, creating nothing (a flood of new users then costs
+   * lookups, not memory). A check already counted within the minute is no drop.
+   */
+  private whenFull(
+    env: EnvAnalytics,
+    user: Record<string, unknown> | undefined,
+    userId: string | null,
+    companyId: string | null,
+    flagKey: string | null,
+    config: boolean,
+    version: number,
+    result: unknown,
+    second: number,
+  ): void {
+    const owner = userId !== null ? env.peek('user', userId) : companyId !== null ? env.peek('company', companyId) : env.anonymousEntry;
+    if (userId !== null && (owner === undefined || env.needsSync(owner, user!, second))) this.drop('context');
+    if (flagKey !== null && (owner === undefined || !env.isCounted(owner, flagKey, config, version, result, companyId, second))) {
+      this.drop('check');
     }
   }
 
@@ -58,67 +168,68 @@ export class EventBuffer {
       clearTimeout(this.timer);
       this.timer = undefined;
     }
-    const builders = this.builders;
-    this.builders = new Map();
-    this.items = 0;
-    this.flushing = this.flushing.then(() => this.submit(builders));
+    if (this.pendingChecks + this.pendingContext === 0) return this.flushing;
+    const batches: IngestBatch[] = [];
+    const now = this.services.now().getTime();
+    for (const env of this.envs.values()) batches.push(...env.drain(BATCH_ITEMS, now));
+    this.pendingChecks = 0;
+    this.pendingContext = 0;
+    this.flushing = this.flushing.then(() => this.submit(batches));
     return this.flushing;
   }
 
-  private async submit(builders: Map<string, BatchBuilder>): Promise<void> {
-    for (const builder of builders.values()) {
-      const batch = builder.build();
-      if (!batchSize(batch)) continue;
+  private async submit(batches: IngestBatch[]): Promise<void> {
+    for (const batch of batches) {
       try {
         await this.services.ingestion.submit(batch);
-        invalidateRemoteContext(this.services, builder.touchedEntities());
+        if (batch.entities) invalidateRemoteContext(this.services, batch.entities);
       } catch (error) {
+        this.stats.failedFlushes++;
         this.services.logger.warn('flagmount: could not store check events of the in-process client', { error });
       }
     }
   }
 
-  private fresh(parts: unknown[]): boolean {
-    let key: string;
-    try {
-      key = JSON.stringify(parts);
-    } catch {
-      // Attributes that cannot be serialised cannot be stored either.
-      return false;
+  private env(envId: string, now: number): EnvAnalytics {
+    const last = this.last;
+    if (last !== undefined && last.envId === envId) return last;
+    let env = this.envs.get(envId);
+    if (!env) {
+      env = new EnvAnalytics(envId, now);
+      this.envs.set(envId, env);
     }
-    if (this.seen.has(key)) return false;
-    this.seen.set(key, true);
-    return true;
+    this.last = env;
+    return env;
   }
 
-  private builder(envId: string): BatchBuilder {
-    let builder = this.builders.get(envId);
-    if (!builder) {
-      // Tracks are not buffered, so the flag keys (what makes an event a track) are never needed here.
-      builder = new BatchBuilder(envId, new Set());
-      this.builders.set(envId, builder);
-    }
-    return builder;
-  }
-
-  private added(): void {
-    this.items++;
-    if (this.items >= FLUSH_AT_ITEMS) {
-      void this.flush();
-      return;
-    }
-    if (!this.timer) {
+  /** Starts the flush timer once rows are pending; returns `rows`. */
+  private added(rows: number): number {
+    if (rows > 0 && !this.timer) {
       this.timer = setTimeout(() => {
         this.timer = undefined;
         void this.flush();
       }, FLUSH_INTERVAL_MS);
       this.timer.unref();
     }
+    return rows;
   }
-}
 
-function entityId(id: unknown): string | undefined {
-  if (typeof id === 'string' && id.length) return id;
-  if (typeof id === 'number' && Number.isFinite(id)) return String(id);
-  return undefined;
+  /** Counts a drop; says so through the logger at most once a minute, and never throws. */
+  private drop(kind: 'check' | 'context'): void {
+    if (kind === 'check') this.stats.checksDropped++;
+    else this.stats.contextUpdatesDropped++;
+    const now = Date.now();
+    if (now - this.lastDropLog < DROP_LOG_INTERVAL_MS) return;
+    this.lastDropLog = now;
+    try {
+      this.services.logger.warn('flagmount: in-process analytics buffer full; checks are dropped and counted until the next flush', {
+        checksDropped: this.stats.checksDropped,
+        contextUpdatesDropped: this.stats.contextUpdatesDropped,
+        maxPendingCheckRows: MAX_PENDING_CHECK_ROWS,
+        maxPendingContextRows: MAX_PENDING_CONTEXT_ROWS,
+      });
+    } catch {
+      // A host logger that throws must not turn a flag check into an exception.
+    }
+  }
 }

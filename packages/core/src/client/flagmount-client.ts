@@ -5,11 +5,11 @@ import type { Context } from '../schemas/context.js';
 import type { Services } from '../services.js';
 import type { EnvironmentState } from '../snapshot/environment-state.js';
 import { BoundFlagmountClient } from './bound-client.js';
-import { EventBuffer } from './event-buffer.js';
+import { ClientFlag, NO_CONFIG, type FlagOwner } from './client-flag.js';
+import { EventBuffer, type ClientAnalyticsStats } from './event-buffer.js';
 import type {
   EntityId,
   Flag,
-  FlagConfig,
   FlagContext,
   FlagOverride,
   TrackOptions,
@@ -27,14 +27,7 @@ interface Shared {
   envId?: string;
 }
 
-interface Resolved {
-  key: string;
-  isEnabled: boolean;
-  config: FlagConfig;
-  evaluation?: FlagEvaluation;
-}
-
-const NO_CONFIG: FlagConfig = Object.freeze({ key: undefined, payload: undefined });
+const EMPTY_CONTEXT: FlagContext = Object.freeze({});
 
 /**
  * Attributes as the store will hold them: a JSON copy taken now. A value JSON cannot hold (a BigInt, a cycle) is the
@@ -63,7 +56,7 @@ function remoteArguments(userId: EntityId | undefined, companyId: EntityId | und
 
 /** A missing or malformed context (null, a string…) is the empty context: bad input never throws into host code. */
 function contextOf(context: unknown): FlagContext {
-  return typeof context === 'object' && context !== null && !Array.isArray(context) ? (context as FlagContext) : {};
+  return typeof context === 'object' && context !== null && !Array.isArray(context) ? (context as FlagContext) : EMPTY_CONTEXT;
 }
 
 function checkId(id: unknown, what: string): string {
@@ -78,7 +71,7 @@ function checkId(id: unknown, what: string): string {
  * compiled snapshot the HTTP routes serve, and never touches the store. Reading `isEnabled`/`config` of a flag
  * records a check event (buffered, deduplicated for a minute like the SDK), as do `isEnabled(...)` calls.
  */
-export class FlagmountClient {
+export class FlagmountClient implements FlagOwner {
   private readonly shared: Shared;
   private readonly overrides: Readonly<Record<string, FlagOverride>> | undefined;
   /** False for `withOverrides` clients: they never write to the store. */
@@ -105,9 +98,24 @@ export class FlagmountClient {
     return this.state()?.flags.has(flagKey) ?? false;
   }
 
-  /** Whether the flag is on for the context; records a check. Unknown flags are off (and warned about once). */
-  isEnabled(flagKey: string, context: FlagContext = {}): boolean {
-    return this.getFlag(context, flagKey).isEnabled;
+  /**
+   * Whether the flag is on for the context; records a check. Unknown flags are off (and warned about once). The
+   * host's hottest call: no copy of the context, no object beyond the engine's answer, nothing serialised.
+   */
+  isEnabled(flagKey: string, context?: FlagContext): boolean {
+    const given = contextOf(context);
+    const overrides = this.overrides;
+    if (overrides !== undefined) {
+      const override = overrides[flagKey];
+      if (override !== undefined && override !== null) return typeof override === 'boolean' ? override : override.isEnabled;
+    }
+    const state = this.state();
+    const evaluation = state?.compiled.evaluate(flagKey, evaluationContext(given));
+    if (this.writes && given.enableTracking !== false && state !== undefined) {
+      this.record(state.environment.id, given, evaluation, false);
+    }
+    if (evaluation === undefined) return this.unknown(flagKey);
+    return evaluation.isEnabled;
   }
 
   getFlag(given: FlagContext, flagKey: string): Flag {
@@ -182,6 +190,12 @@ export class FlagmountClient {
     );
   }
 
+  /** What this client's analytics counted and dropped so far (summed over every client by `flags.stats()`). */
+  analyticsStats(): ClientAnalyticsStats {
+    const buffer = this.shared.buffer;
+    return { ...buffer.stats, pendingRows: buffer.pendingRows };
+  }
+
   /** Stores the buffered check events and context updates; resolves when they are committed. */
   flush(): Promise<void> {
     return this.shared.buffer.flush();
@@ -223,14 +237,19 @@ export class FlagmountClient {
   /** Resolves the environment and, as the node SDK does, syncs the context's user and company. */
   private prepare(context: FlagContext): EnvironmentState | undefined {
     const state = this.state();
-    if (state && this.tracking(context)) this.shared.buffer.syncContext(state.environment.id, context);
+    if (state && this.tracking(context)) this.record(state.environment.id, context, undefined, false);
     return state;
   }
 
   /** `context` is what the caller sent (synced, tracked, reported in checks); `evaluated` what the rules see. */
   private flagFor(context: FlagContext, evaluated: FlagContext, flagKey: string): Flag {
     const state = this.prepare(context);
-    return this.wrap(context, this.resolve(state, evaluated, flagKey), true);
+    const override = this.overrides?.[flagKey];
+    // A null override (`{ key: null }`, a test clearing one) is no override: the flag evaluates as usual.
+    if (override !== undefined && override !== null) return this.overrideFlag(context, flagKey, override);
+    const evaluation = state?.compiled.evaluate(flagKey, evaluationContext(evaluated));
+    if (evaluation === undefined) return new ClientFlag(this, context, flagKey, this.unknown(flagKey), undefined, false, NO_CONFIG);
+    return new ClientFlag(this, context, flagKey, evaluation.isEnabled, evaluation, this.tracking(context));
   }
 
   private flagsFor(context: FlagContext, evaluated: FlagContext): Record<string, Flag> {
@@ -240,13 +259,68 @@ export class FlagmountClient {
       Object.defineProperty(out, key, { value: flag, enumerable: true, writable: true, configurable: true });
     if (state) {
       for (const evaluation of Object.values(state.compiled.evaluateAll(evaluationContext(evaluated)))) {
-        put(evaluation.key, this.wrap(context, fromEvaluation(evaluation), false));
+        put(evaluation.key, new ClientFlag(this, context, evaluation.key, evaluation.isEnabled, evaluation, false));
       }
     }
     for (const [key, override] of Object.entries(this.overrides ?? {})) {
-      if (override !== null && override !== undefined) put(key, this.wrap(context, fromOverride(key, override), false));
+      if (override !== null && override !== undefined) put(key, this.overrideFlag(context, key, override));
     }
     return out;
+  }
+
+  private overrideFlag(context: FlagContext, key: string, override: FlagOverride): Flag {
+    if (typeof override === 'boolean') return new ClientFlag(this, context, key, override, undefined, false, NO_CONFIG);
+    const config = override.config ? { key: override.config.key, payload: override.config.payload } : NO_CONFIG;
+    return new ClientFlag(this, context, key, override.isEnabled, undefined, false, config);
+  }
+
+  /** @internal A `Flag`'s `isEnabled` or `config` was read. */
+  recordCheck(context: FlagContext, evaluation: FlagEvaluation, config: boolean): void {
+    const envId = this.shared.envId;
+    if (envId !== undefined) this.record(envId, context, evaluation, config);
+  }
+
+  /** @internal `flag.track()`. */
+  async trackFlag(context: FlagContext, flagKey: string): Promise<void> {
+    const userId = context.user?.id;
+    if (userId === undefined) {
+      this.shared.services.logger.warn('flagmount: no user in the context, cannot track', { flagKey });
+      return;
+    }
+    if (!this.tracking(context)) return;
+    const companyId = context.company?.id;
+    await this.track(userId, flagKey, companyId === undefined ? {} : { companyId });
+  }
+
+  /**
+   * Context sync, and the check of `evaluation` (none for an unknown flag). Analytics never throw into host code:
+   * a context whose attributes cannot be read is simply not counted.
+   */
+  private record(envId: string, context: FlagContext, evaluation: FlagEvaluation | undefined, config: boolean): void {
+    try {
+      if (evaluation === undefined) {
+        this.shared.buffer.record(envId, context, null, false, 0, undefined, undefined);
+      } else if (!config) {
+        this.shared.buffer.record(envId, context, evaluation.key, false, evaluation.targetingVersion, evaluation.isEnabled, evaluation);
+      } else {
+        const c = evaluation.config;
+        this.shared.buffer.record(envId, context, evaluation.key, true, c?.version ?? 0, c?.key ?? undefined, evaluation);
+      }
+    } catch (error) {
+      this.shared.services.logger.warn('flagmount: a check could not be recorded', { error });
+    }
+  }
+
+  /** An unknown flag is off; warned about once per key. */
+  private unknown(flagKey: string): false {
+    if (!this.shared.warned.has(flagKey)) {
+      this.shared.warned.add(flagKey);
+      this.shared.services.logger.warn('flagmount: unknown flag, evaluating to false', {
+        flagKey,
+        environment: this.shared.environment,
+      });
+    }
+    return false;
   }
 
   /** The context with the stored attributes of its user and company merged under its own. */
@@ -261,92 +335,14 @@ export class FlagmountClient {
     return this.writes && context.enableTracking !== false;
   }
 
-  private resolve(state: EnvironmentState | undefined, context: FlagContext, flagKey: string): Resolved {
-    const override = this.overrides?.[flagKey];
-    // A null override (`{ key: null }`, a test clearing one) is no override: the flag evaluates as usual.
-    if (override !== undefined && override !== null) return fromOverride(flagKey, override);
-    const evaluation = state?.compiled.evaluate(flagKey, evaluationContext(context));
-    if (evaluation) return fromEvaluation(evaluation);
-    if (!this.shared.warned.has(flagKey)) {
-      this.shared.warned.add(flagKey);
-      this.shared.services.logger.warn('flagmount: unknown flag, evaluating to false', {
-        flagKey,
-        environment: this.shared.environment,
-      });
-    }
-    return { key: flagKey, isEnabled: false, config: NO_CONFIG };
-  }
-
-  private wrap(context: FlagContext, resolved: Resolved, checks: boolean): Flag {
-    const record = checks && resolved.evaluation !== undefined && this.tracking(context);
-    const envId = this.shared.envId;
-    const buffer = this.shared.buffer;
-    const evalContext = evaluationContext(context) as Record<string, unknown>;
-    const evaluation = resolved.evaluation;
-    return {
-      key: resolved.key,
-      get isEnabled() {
-        if (record && envId && evaluation) {
-          buffer.check(envId, {
-            action: 'check',
-            key: resolved.key,
-            targetingVersion: evaluation.targetingVersion,
-            evalContext,
-            evalResult: resolved.isEnabled,
-            // Copies: the engine hands out shared, frozen arrays, and the event outlives this call.
-            evalRuleResults: [...evaluation.ruleEvaluationResults],
-            evalMissingFields: [...evaluation.missingContextFields],
-          });
-        }
-        return resolved.isEnabled;
-      },
-      get config() {
-        if (record && envId && evaluation) {
-          buffer.check(envId, {
-            action: 'check-config',
-            key: resolved.key,
-            ...(evaluation.config ? { targetingVersion: evaluation.config.version } : {}),
-            evalContext,
-            evalResult: { key: resolved.config.key, payload: resolved.config.payload },
-            evalRuleResults: [...(evaluation.config?.ruleEvaluationResults ?? [])],
-            evalMissingFields: [...(evaluation.config?.missingContextFields ?? [])],
-          });
-        }
-        return resolved.config;
-      },
-      track: async () => {
-        const userId = context.user?.id;
-        if (userId === undefined) {
-          this.shared.services.logger.warn('flagmount: no user in the context, cannot track', { flagKey: resolved.key });
-          return;
-        }
-        if (!this.tracking(context)) return;
-        const companyId = context.company?.id;
-        await this.track(userId, resolved.key, companyId === undefined ? {} : { companyId });
-      },
-    };
-  }
 }
 
+/**
+ * What the rules see: the context itself, never a copy (the hot path allocates nothing for it). `enableTracking`
+ * stays in it; a rule would have to name a context field `enableTracking` to notice.
+ */
 function evaluationContext(context: FlagContext): EvaluationContext {
-  const { enableTracking: _enableTracking, ...rest } = context;
-  return rest;
-}
-
-function fromEvaluation(evaluation: FlagEvaluation): Resolved {
-  const config = evaluation.config;
-  return {
-    key: evaluation.key,
-    isEnabled: evaluation.isEnabled,
-    config: config && config.key !== null ? { key: config.key, payload: config.payload } : NO_CONFIG,
-    evaluation,
-  };
-}
-
-function fromOverride(key: string, override: FlagOverride): Resolved {
-  if (typeof override === 'boolean') return { key, isEnabled: override, config: NO_CONFIG };
-  const config = override.config ? { key: override.config.key, payload: override.config.payload } : NO_CONFIG;
-  return { key, isEnabled: override.isEnabled, config };
+  return context as EvaluationContext;
 }
 
 const byCreation = (a: EnvironmentState, b: EnvironmentState): number =>

@@ -158,6 +158,12 @@ export interface EventRepository {
   listTracks(envId: string, limit: number): Promise<TrackEventRecord[]>;
   listChecks(envId: string, limit: number): Promise<CheckEventRecord[]>;
   listPromptEvents(envId: string, limit: number): Promise<PromptEventRecord[]>;
+  /**
+   * The recent-checks ring: deletes check events of the environment older than its newest `keep`, at most `limit`
+   * of them per call (small batches: a call never holds the table long); resolves how many it deleted. Call again
+   * while it resolves `limit`.
+   */
+  trimChecks(envId: string, keep: number, limit: number): Promise<number>;
 }
 
 export interface FeedbackRepository {

@@ -79,6 +79,31 @@ export async function checkEventIdsUnique(storage: Storage): Promise<void> {
   expect(await storage.dump(), 'a rejected batch writes none of its rows').toEqual(before);
 }
 
+/** The recent-checks ring: the oldest beyond `keep` go, in batches of at most `limit`, one environment only. */
+export async function checkCheckRing(storage: Storage): Promise<void> {
+  await seedEnvs(storage);
+  const repo = storage.events;
+  // Ids out of insertion order: the ring keeps the newest inserted, not the highest ids.
+  const a = ['chk_e', 'chk_a', 'chk_d', 'chk_b', 'chk_c'].map((id) => checkEvent({ id }));
+  const b = [checkEvent({ id: 'chk_x', envId: 'env_b' }), checkEvent({ id: 'chk_y', envId: 'env_b' })];
+  await repo.insertChecks([a[0]!, b[0]!, a[1]!]);
+  await repo.insertChecks([a[2]!, a[3]!, b[1]!, a[4]!]);
+  expect(await repo.trimChecks('env_a', 3, 100), 'trimChecks resolves how many it deleted').toBe(2);
+  expect(await repo.listChecks('env_a', 100), 'trimChecks deletes the oldest, keeps the newest `keep`').toEqual(a.slice(2));
+  expect(await repo.listChecks('env_b', 100), 'trimChecks leaves other environments alone').toEqual(b);
+  expect(await repo.trimChecks('env_a', 3, 100), 'trimChecks within the ring deletes nothing').toBe(0);
+  const more = ['chk_h', 'chk_f', 'chk_g', 'chk_i'].map((id) => checkEvent({ id }));
+  await repo.insertChecks(more);
+  expect(await repo.trimChecks('env_a', 2, 2), 'trimChecks deletes at most `limit`').toBe(2);
+  expect(await repo.trimChecks('env_a', 2, 2), 'trimChecks: the next batch').toBe(2);
+  expect(await repo.trimChecks('env_a', 2, 2), 'trimChecks: the last of the excess').toBe(1);
+  expect(await repo.trimChecks('env_a', 2, 2), 'trimChecks: nothing left beyond the ring').toBe(0);
+  expect(await repo.listChecks('env_a', 100), 'after batches, the newest `keep` in insertion order').toEqual(more.slice(2));
+  expect(await repo.trimChecks('env_b', 0, 10), 'keep 0 empties the environment').toBe(2);
+  expect(await repo.listChecks('env_b', 100)).toEqual([]);
+  expect(await repo.trimChecks('env_missing', 0, 10), 'trimChecks of an unknown environment').toBe(0);
+}
+
 export async function checkFeedback(storage: Storage): Promise<void> {
   await seedEnvs(storage);
   const repo = storage.feedback;
@@ -107,6 +132,7 @@ export const eventChecks: CheckGroup = {
   checks: [
     { name: 'tracks, checks, prompt events: insertion order, limit, per environment', run: checkEventLogs },
     { name: 'event ids are unique; a rejected batch writes nothing', run: checkEventIdsUnique },
+    { name: 'recent-checks ring: trimChecks keeps the newest, in bounded batches, per environment', run: checkCheckRing },
     { name: 'feedback: get, put replaces, listByEnv newest first', run: checkFeedback },
   ],
 };

@@ -2,7 +2,7 @@ import type { EventRepository } from '@flagmount/core';
 import type { TableCodec } from '../codec.js';
 import { codecs } from '../codecs.js';
 import type { TableName } from '../schema.js';
-import type { RepoContext } from './context.js';
+import { affected, type RepoContext } from './context.js';
 import { insertRows } from './insert-rows.js';
 
 async function insertEncoded<T extends TableName, R>(ctx: RepoContext, codec: TableCodec<T, R>, rows: readonly R[]): Promise<void> {
@@ -49,6 +49,24 @@ export function eventRepository(ctx: RepoContext): EventRepository {
         .limit(Math.max(0, limit))
         .execute();
       return rows.map((row) => codecs.promptEvents.decode(row));
+    },
+    async trimChecks(envId, keep, limit) {
+      if (limit <= 0) return 0;
+      // By `seq` through the (env_id, seq) index: the rows past the newest `keep`, newest of them first.
+      const result = await ctx
+        .db()
+        .deleteFrom('check_events')
+        .where('seq', 'in', (eb) =>
+          eb
+            .selectFrom('check_events')
+            .select('seq')
+            .where('env_id', '=', envId)
+            .orderBy('seq', 'desc')
+            .limit(limit)
+            .offset(Math.max(0, keep)),
+        )
+        .executeTakeFirst();
+      return affected(result);
     },
   };
 }

@@ -40,6 +40,13 @@ export function eventRepository(db: Db): EventRepository {
     async listPromptEvents(envId, limit) {
       return firstOfEnv(db.promptEvents, envId, limit);
     },
+    async trimChecks(envId, keep, limit) {
+      const view = db.checkEvents;
+      const rows = view.rows().filter((r) => r.envId === envId);
+      const excess = Math.min(Math.max(0, rows.length - Math.max(0, keep)), Math.max(0, limit));
+      for (let i = 0; i < excess; i++) view.delete(view.table.spec.key(rows[i]!));
+      return excess;
+    },
   };
 }
 

@@ -47,7 +47,7 @@ export const WRITE_METHODS: { readonly [R in keyof Repositories]: readonly Metho
   targeting: ['put'],
   specificTargets: ['add', 'remove'],
   entities: ['put', 'delete', 'addMembership'],
-  events: ['insertTracks', 'insertChecks', 'insertPromptEvents'],
+  events: ['insertTracks', 'insertChecks', 'insertPromptEvents', 'trimChecks'],
   feedback: ['put'],
   stats: ['mergeEntityFlagStats', 'mergeFlagDailyStats'],
   audit: ['insert'],
