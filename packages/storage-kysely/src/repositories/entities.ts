@@ -34,6 +34,12 @@ export function entityRepository(ctx: RepoContext): EntityRepository {
       // By id, like every other list of the port (and like the memory store).
       return unique.flatMap((id) => found.get(id) ?? []);
     },
+    async listPage(envId, type, afterId, limit) {
+      let query = ctx.db().selectFrom('entities').selectAll().where('env_id', '=', envId).where('type', '=', type);
+      if (afterId !== undefined) query = query.where('id', '>', afterId);
+      const rows = await query.orderBy('id').limit(limit).execute();
+      return rows.map((row) => codec.decode(row));
+    },
     async put(row) {
       const values = codec.encode(row, ctx.enc);
       await ctx
