@@ -29,6 +29,7 @@ import { listStagesRoute } from './stages/list-stages.js';
 import { updateStageRoute } from './stages/update-stage.js';
 import { getTargetingRoute } from './targeting/get-targeting.js';
 import { putTargetingRoute } from './targeting/put-targeting.js';
+import { cancelScheduleRoute, createScheduleRoute, listSchedulesRoute } from './schedules/schedule-routes.js';
 
 /** Rows 1–11 of management-api.md, in the spec's order. */
 export const specManagementRoutes: RouteDefinition[] = [
@@ -66,6 +67,9 @@ export const extensionManagementRoutes: RouteDefinition[] = [
   putMemberRoute,
   getTargetingRoute,
   putTargetingRoute,
+  createScheduleRoute,
+  listSchedulesRoute,
+  cancelScheduleRoute,
   upsertEntityRoute(USER),
   deleteEntityRoute(USER),
   upsertEntityRoute(COMPANY),
