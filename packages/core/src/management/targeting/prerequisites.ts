@@ -36,7 +36,7 @@ export function dependentsOf(graph: PrerequisiteGraph, key: string): Set<string>
 }
 
 /** A cycle through the graph, as the keys along it, or the longest chain's length when there is none. */
-function walk(graph: PrerequisiteGraph): { cycle: string[] } | { depth: number; deepest: string } {
+function walk(graph: PrerequisiteGraph, first: string): { cycle: string[] } | { depth: number; deepest: string } {
   const depth = new Map<string, number>();
   const onPath: string[] = [];
   const visit = (key: string): number | string[] => {
@@ -57,7 +57,7 @@ function walk(graph: PrerequisiteGraph): { cycle: string[] } | { depth: number; 
   };
   let max = 0;
   let deepest = '';
-  for (const key of graph.keys()) {
+  for (const key of [first, ...graph.keys()]) {
     const d = visit(key);
     if (Array.isArray(d)) return { cycle: d };
     if (d > max) [max, deepest] = [d, key];
@@ -89,7 +89,7 @@ export async function checkPrerequisites(
   const graph = await prerequisiteGraph(repos, app.id, env.id);
   if (prerequisites.length) graph.set(flag.key, prerequisites.map((p) => p.flagKey));
   else graph.delete(flag.key);
-  const result = walk(graph);
+  const result = walk(graph, flag.key);
   if ('cycle' in result) {
     throw notPossible('The prerequisites would make a cycle', { prerequisites: [`The prerequisites would make a cycle: ${result.cycle.join(' → ')}`] });
   }
