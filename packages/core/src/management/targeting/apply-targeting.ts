@@ -3,6 +3,7 @@ import type { AuditInput, MutationTx } from '../../domain/mutation.js';
 import { withRolloutKeys } from '../../domain/rollout-keys.js';
 import { addIssue, invalidRequest, notPossible, type Issues } from '../../http/http-error.js';
 import type { TargetingBody } from '../../schemas/targeting.js';
+import type { Repositories } from '../../storage/port.js';
 import type { AppRecord, EnvironmentRecord, FlagRecord, FlagTargetingRecord, StoredRule } from '../../storage/records.js';
 import { sameJson } from '../canonical-json.js';
 import { refreshRolloutState } from './everyone.js';
@@ -45,7 +46,7 @@ export interface TargetingChange {
 }
 
 /** Refuses references the schema cannot check: segments of another app, prerequisites that cannot be required. */
-export async function checkTargetingReferences(tx: MutationTx, change: Omit<TargetingChange, 'at' | 'audit'>): Promise<void> {
+export async function checkTargetingReferences(tx: Repositories, change: Omit<TargetingChange, 'at' | 'audit'>): Promise<void> {
   const { app, flag, env, body } = change;
   const issues: Issues = {};
   for (const [i, rule] of body.rules.entries()) {
@@ -70,6 +71,27 @@ export async function applyTargeting(
   const { app, flag, env, body, at } = change;
   await checkTargetingReferences(tx, change);
   const stored = await tx.targeting.get(flag.id, env.id);
+  const { record, rulesChanged, configChanged } = proposedTargeting(flag, env, stored, body, at);
+  if (!rulesChanged && !configChanged) return { record: stored, changed: false };
+  await tx.targeting.put(record);
+  if (rulesChanged) await bumpDependents(tx, app, env, flag.key, at);
+  if (env.isProduction) await refreshRolloutState(tx, app.id, at, new Set([flag.id]));
+  tx.changesFlagState(env.id);
+  tx.recordAudit({ ...change.audit, appId: app.id, envId: env.id, targetType: 'flag', targetId: flag.id, before: stored ?? null, after: record });
+  return { record, changed: true };
+}
+
+/**
+ * The row `body` makes of the stored one (rollout keys filled in; config and prerequisites kept when omitted), and
+ * what it changes. Pure: a preview evaluates it without writing it.
+ */
+export function proposedTargeting(
+  flag: FlagRecord,
+  env: EnvironmentRecord,
+  stored: FlagTargetingRecord | undefined,
+  body: TargetingBody,
+  at: string,
+): { record: FlagTargetingRecord; rulesChanged: boolean; configChanged: boolean } {
   const before = stored ?? emptyTargeting(flag, env);
   const rules: StoredRule[] = body.rules.map((r) => {
     const filter = withRolloutKeys(r.filter, flag.key);
@@ -79,8 +101,6 @@ export async function applyTargeting(
   const prerequisites = body.prerequisites ?? before.prerequisites ?? [];
   const rulesChanged = !sameJson(rules, before.rules) || !sameJson(prerequisites, before.prerequisites ?? []);
   const configChanged = !sameJson(variants, before.variants);
-  if (!rulesChanged && !configChanged) return { record: stored, changed: false };
-
   const record: FlagTargetingRecord = {
     flagId: flag.id,
     envId: env.id,
@@ -91,12 +111,7 @@ export async function applyTargeting(
     updatedAt: at,
     ...(prerequisites.length ? { prerequisites } : {}),
   };
-  await tx.targeting.put(record);
-  if (rulesChanged) await bumpDependents(tx, app, env, flag.key, at);
-  if (env.isProduction) await refreshRolloutState(tx, app.id, at, new Set([flag.id]));
-  tx.changesFlagState(env.id);
-  tx.recordAudit({ ...change.audit, appId: app.id, envId: env.id, targetType: 'flag', targetId: flag.id, before: stored ?? null, after: record });
-  return { record, changed: true };
+  return { record, rulesChanged, configChanged };
 }
 
 /** What a dependent serves changed with its prerequisite's rules, so its targeting version moves too (check events). */
