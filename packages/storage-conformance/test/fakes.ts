@@ -27,7 +27,7 @@ export const PORT_METHODS: { readonly [R in keyof Repositories]: Readonly<Record
     addMembership: true,
     listCompanyUsers: true,
     listUserCompanies: true,
-    listPage: true,
+    listAttributesPage: true,
   },
   events: {
     insertTracks: true,

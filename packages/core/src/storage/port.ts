@@ -151,10 +151,16 @@ export interface EntityRepository {
   /** Company ids of a user, ascending. */
   listUserCompanies(envId: string, userId: string): Promise<string[]>;
   /**
-   * Up to `limit` entities of one type with an id greater than `afterId` (from the first when undefined), by id: a
-   * keyset page, so that a walk over a million entities holds one page at a time.
+   * The ids and attributes of up to `limit` entities of one type with an id greater than `afterId` (from the first
+   * when undefined), by id: a keyset page, so that a walk over a million entities (a targeting preview) holds one
+   * page at a time, reading no more columns than it evaluates.
    */
-  listPage(envId: string, type: EntityType, afterId: string | undefined, limit: number): Promise<EntityRecord[]>;
+  listAttributesPage(
+    envId: string,
+    type: EntityType,
+    afterId: string | undefined,
+    limit: number,
+  ): Promise<Array<Pick<EntityRecord, 'id' | 'attributes'>>>;
 }
 
 export interface EventRepository {

@@ -94,16 +94,16 @@ export async function checkEntityPages(storage: Storage): Promise<void> {
   const walked: string[] = [];
   let after: string | undefined;
   for (;;) {
-    const page = await storage.entities.listPage('env_a', 'user', after, 3);
-    expect(page.length, 'listPage keeps to its limit').toBeLessThanOrEqual(3);
+    const page = await storage.entities.listAttributesPage('env_a', 'user', after, 3);
+    expect(page.length, 'listAttributesPage keeps to its limit').toBeLessThanOrEqual(3);
     walked.push(...page.map((e) => e.id));
     if (page.length < 3) break;
     after = page[page.length - 1]!.id;
   }
-  expect(walked, 'listPage walks one type of one environment by id (code units), each once').toEqual(sorted);
-  expect((await storage.entities.listPage('env_a', 'user', undefined, 1))[0], 'listPage returns whole rows').toEqual(entity({ id: sorted[0] }));
-  expect(await storage.entities.listPage('env_a', 'user', sorted.at(-1), 10), 'past the last id').toEqual([]);
-  expect((await storage.entities.listPage('env_a', 'company', undefined, 10)).map((e) => e.id), 'companies apart').toEqual(['c_1']);
+  expect(walked, 'listAttributesPage walks one type of one environment by id (code units), each once').toEqual(sorted);
+  expect((await storage.entities.listAttributesPage('env_a', 'user', undefined, 1))[0], 'listAttributesPage returns id and attributes').toEqual({ id: sorted[0], attributes: entity().attributes });
+  expect(await storage.entities.listAttributesPage('env_a', 'user', sorted.at(-1), 10), 'past the last id').toEqual([]);
+  expect((await storage.entities.listAttributesPage('env_a', 'company', undefined, 10)).map((e) => e.id), 'companies apart').toEqual(['c_1']);
 }
 
 export const safeReleaseChecks: CheckGroup = {
@@ -112,6 +112,6 @@ export const safeReleaseChecks: CheckGroup = {
     { name: 'schedules: get, insert conflict, listByFlag and listDue order, settle only from pending', run: checkSchedules },
     { name: 'schedules: concurrent settles from two handles, one wins', run: checkScheduleSettleAcrossHandles, requires: 'second' },
     { name: 'targeting: prerequisites round trip, absent when none', run: checkTargetingPrerequisites },
-    { name: 'entities: listPage walks by id in keyset pages', run: checkEntityPages },
+    { name: 'entities: listAttributesPage walks by id in keyset pages', run: checkEntityPages },
   ],
 };

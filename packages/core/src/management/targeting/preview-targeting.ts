@@ -42,7 +42,7 @@ export async function countImpact(
   const counts: PreviewCounts = { total: 0, enabledNow: 0, enabledAfter: 0, turnedOn: 0, turnedOff: 0, sample: { turnedOn: [], turnedOff: [] } };
   let after: string | undefined;
   for (;;) {
-    const page = await repos.entities.listPage(envId, type, after, PREVIEW_PAGE_SIZE);
+    const page = await repos.entities.listAttributesPage(envId, type, after, PREVIEW_PAGE_SIZE);
     for (const entity of page) {
       // What /features/evaluated evaluates for this id alone: its stored attributes under the id sent.
       const context: EvaluationContext = type === 'user' ? { user: { ...entity.attributes, id: entity.id } } : { company: { ...entity.attributes, id: entity.id } };
