@@ -45,6 +45,23 @@ describe('scheduled targeting changes', () => {
     expect(created.body.schedule).toMatchObject({ envId: prod(), flagKey: 'k', status: 'pending', appliedAt: null, flagStateVersion: null, targeting: { rules: [{ filter: PRO }] } });
     const before = await versions(h);
     expect(await enabledFor('pro')).toBe(false);
+    // SDKs listening on /sse/server hear of the applied change.
+    const controller = new AbortController();
+    const stream = await fetch(`${h.baseUrl}/sse/server`, { headers: { accept: 'text/event-stream', authorization: `Bearer ${h.envs.production.secretKey}` }, signal: controller.signal });
+    let sse = '';
+    const pumped = (async () => {
+      const decoder = new TextDecoder();
+      const reader = stream.body!.getReader();
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) return;
+          sse += decoder.decode(value, { stream: true });
+        }
+      } catch {
+        // aborted at the end of the test
+      }
+    })();
 
     const applied = await until(async () => {
       const list = (await h.request('GET', base())).body;
@@ -57,6 +74,9 @@ describe('scheduled targeting changes', () => {
     expect(row.flagStateVersion).toBe(before[prod()]! + 1);
     expect(await enabledFor('pro')).toBe(true);
     expect(await enabledFor('free')).toBe(false);
+    await until(async () => (sse.includes(`"flagStateVersion":${before[prod()]! + 1}`) ? true : undefined), 2000);
+    controller.abort();
+    await pumped;
 
     const audit = (await h.request('GET', `/apps/${h.appId}/audit`)).body.data;
     const entries = audit.filter((e: { action: string }) => e.action === 'flag.schedule.applied');
