@@ -49,6 +49,11 @@ describe('prerequisite flags', () => {
     expect({ b: await vOf('b'), c: await vOf('c'), other: await vOf('other') }).toEqual({ b: before.b + 1, c: before.c + 1, other: before.other });
     expect(await versions(h)).toEqual({ ...envBefore, [h.envs.production.id]: envBefore[h.envs.production.id]! + 1 });
     expect((await served('c')).targeting.version).toBe(before.c + 1);
+    // A specific target added to the prerequisite (rows 9/11) changes what they serve too.
+    const user = `/apps/${h.appId}/envs/${h.envs.production.id}/users/u1`;
+    expect((await h.request('PUT', user, { body: {} })).status).toBe(200);
+    expect((await h.request('PATCH', `${user}/flags`, { body: { updates: [{ flagKey: 'a', specificTargetValue: true }] } })).status).toBe(200);
+    expect({ b: await vOf('b'), c: await vOf('c'), other: await vOf('other') }).toEqual({ b: before.b + 2, c: before.c + 2, other: before.other });
     // Other environments are apart.
     expect((await h.request('GET', path('b', h.envs.development.id))).body.version).toBe(0);
   });

@@ -7,7 +7,8 @@ import type { Repositories } from '../../storage/port.js';
 import type { AppRecord, EnvironmentRecord, FlagRecord, FlagTargetingRecord, StoredRule } from '../../storage/records.js';
 import { sameJson } from '../canonical-json.js';
 import { refreshRolloutState } from './everyone.js';
-import { checkPrerequisites, dependentsOf, prerequisiteGraph } from './prerequisites.js';
+import { checkPrerequisites } from './prerequisites.js';
+import { bumpDependents } from '../../domain/prerequisite-graph.js';
 import { emptyTargeting } from './targeting-view.js';
 
 /**
@@ -74,7 +75,7 @@ export async function applyTargeting(
   const { record, rulesChanged, configChanged } = proposedTargeting(flag, env, stored, body, at);
   if (!rulesChanged && !configChanged) return { record: stored, changed: false };
   await tx.targeting.put(record);
-  if (rulesChanged) await bumpDependents(tx, app, env, flag.key, at);
+  if (rulesChanged) await bumpDependents(tx, app.id, env.id, flag.key, at);
   if (env.isProduction) await refreshRolloutState(tx, app.id, at, new Set([flag.id]));
   tx.changesFlagState(env.id);
   tx.recordAudit({ ...change.audit, appId: app.id, envId: env.id, targetType: 'flag', targetId: flag.id, before: stored ?? null, after: record });
@@ -114,12 +115,3 @@ export function proposedTargeting(
   return { record, rulesChanged, configChanged };
 }
 
-/** What a dependent serves changed with its prerequisite's rules, so its targeting version moves too (check events). */
-async function bumpDependents(tx: MutationTx, app: AppRecord, env: EnvironmentRecord, flagKey: string, at: string): Promise<void> {
-  const dependents = dependentsOf(await prerequisiteGraph(tx, app.id, env.id), flagKey);
-  for (const key of dependents) {
-    const dependent = await tx.flags.getByKey(app.id, key);
-    const row = dependent && (await tx.targeting.get(dependent.id, env.id));
-    if (row) await tx.targeting.put({ ...row, version: row.version + 1, updatedAt: at });
-  }
-}

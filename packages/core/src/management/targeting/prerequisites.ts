@@ -1,39 +1,10 @@
 import { addIssue, notPossible, type Issues } from '../../http/http-error.js';
 import type { Repositories } from '../../storage/port.js';
 import type { AppRecord, EnvironmentRecord, FlagRecord, PrerequisiteRecord } from '../../storage/records.js';
+import { prerequisiteGraph, type PrerequisiteGraph } from '../../domain/prerequisite-graph.js';
 
 /** The longest chain of prerequisites a flag may stand on (a → b → … counts one per arrow). */
 export const MAX_PREREQUISITE_DEPTH = 5;
-
-/** Flag key → the keys it requires, in one environment. */
-export type PrerequisiteGraph = Map<string, string[]>;
-
-export async function prerequisiteGraph(repos: Repositories, appId: string, envId: string): Promise<PrerequisiteGraph> {
-  const [flags, rows] = await Promise.all([repos.flags.listByApp(appId), repos.targeting.listByEnv(envId)]);
-  const keyOf = new Map(flags.map((f) => [f.id, f.key]));
-  const graph: PrerequisiteGraph = new Map();
-  for (const row of rows) {
-    const key = keyOf.get(row.flagId);
-    if (key && row.prerequisites?.length) graph.set(key, row.prerequisites.map((p) => p.flagKey));
-  }
-  return graph;
-}
-
-/** Every flag that requires `key`, directly or through others. */
-export function dependentsOf(graph: PrerequisiteGraph, key: string): Set<string> {
-  const found = new Set<string>();
-  const queue = [key];
-  while (queue.length) {
-    const target = queue.pop()!;
-    for (const [flag, requires] of graph) {
-      if (requires.includes(target) && !found.has(flag) && flag !== key) {
-        found.add(flag);
-        queue.push(flag);
-      }
-    }
-  }
-  return found;
-}
 
 /** A cycle through the graph, as the keys along it, or the longest chain's length when there is none. */
 function walk(graph: PrerequisiteGraph, first: string): { cycle: string[] } | { depth: number; deepest: string } {
