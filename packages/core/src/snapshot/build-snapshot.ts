@@ -10,6 +10,7 @@ import type {
   StoredRule,
 } from '../storage/records.js';
 import { withRolloutKeys } from '../domain/rollout-keys.js';
+import type { Repositories } from '../storage/port.js';
 
 /** What a snapshot is built from: one environment's rows as read from the store. */
 export interface SnapshotSource {
@@ -19,6 +20,18 @@ export interface SnapshotSource {
   specificTargets: SpecificTargetRecord[];
   segments: SegmentRecord[];
   stages: StageRecord[];
+}
+
+/** One environment's rows, read from the store as a snapshot is built from them. */
+export async function readSnapshotSource(repos: Repositories, environment: EnvironmentRecord): Promise<SnapshotSource> {
+  const [flags, targeting, specificTargets, segments, stages] = await Promise.all([
+    repos.flags.listByApp(environment.appId),
+    repos.targeting.listByEnv(environment.id),
+    repos.specificTargets.listByEnv(environment.id),
+    repos.segments.listByApp(environment.appId),
+    repos.stages.listByApp(environment.appId),
+  ]);
+  return { environment, flags, targeting, specificTargets, segments, stages };
 }
 
 export interface StageHeader {

@@ -2,7 +2,7 @@ import { compileSnapshot, type CompiledSnapshot, type EvaluationContext } from '
 import { defineRoute } from '../../http/route.js';
 import { PREVIEW_SAMPLE_SIZE, TargetingPreviewSchema, type PreviewCounts, type TargetingPreview } from '../../schemas/preview.js';
 import { TargetingBodySchema, TargetingParamsSchema, type TargetingBody } from '../../schemas/targeting.js';
-import { buildSnapshot, type SnapshotSource } from '../../snapshot/build-snapshot.js';
+import { buildSnapshot, readSnapshotSource, type SnapshotSource } from '../../snapshot/build-snapshot.js';
 import type { Repositories } from '../../storage/port.js';
 import type { EntityType, EnvironmentRecord, FlagRecord } from '../../storage/records.js';
 import { loadApp, loadEnvironment, loadFlagByKey } from '../access.js';
@@ -11,20 +11,9 @@ import { checkTargetingBody, checkTargetingReferences, proposedTargeting } from 
 /** Entities read per page: memory stays bounded whatever the number of stored entities. */
 export const PREVIEW_PAGE_SIZE = 1000;
 
-async function snapshotSource(repos: Repositories, env: EnvironmentRecord): Promise<SnapshotSource> {
-  const [flags, targeting, specificTargets, segments, stages] = await Promise.all([
-    repos.flags.listByApp(env.appId),
-    repos.targeting.listByEnv(env.id),
-    repos.specificTargets.listByEnv(env.id),
-    repos.segments.listByApp(env.appId),
-    repos.stages.listByApp(env.appId),
-  ]);
-  return { environment: env, flags, targeting, specificTargets, segments, stages };
-}
-
 /** The environment as stored, and as it would be with `body` as the flag's targeting: each compiled once. */
 export async function compileBoth(repos: Repositories, env: EnvironmentRecord, flag: FlagRecord, body: TargetingBody) {
-  const source = await snapshotSource(repos, env);
+  const source = await readSnapshotSource(repos, env);
   const stored = source.targeting.find((t) => t.flagId === flag.id);
   const { record } = proposedTargeting(flag, env, stored, body, new Date(0).toISOString());
   const proposed: SnapshotSource = { ...source, targeting: source.targeting.filter((t) => t.flagId !== flag.id).concat(record) };
