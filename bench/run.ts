@@ -14,6 +14,7 @@ const benches: Record<string, () => Promise<BenchModule>> = {
   'http-evaluate': () => import('./http-evaluate.js'),
   ingestion: () => import('./ingestion.js'),
   memory: () => import('./memory.js'),
+  preview: () => import('./preview.js'),
   propagation: () => import('./propagation.js'),
   startup: () => import('./startup.js'),
 };

@@ -9,6 +9,7 @@ import { GroupCommitWriter } from './ingestion/group-commit-writer.js';
 import { normalizeLogger } from './logger.js';
 import { managementRoutes } from './management/routes.js';
 import { Notifier } from './management/notifications/notifier.js';
+import { Scheduler } from './management/schedules/scheduler.js';
 import { resolveOptions, type BootstrapResult, type FlagmountOptions } from './options.js';
 import { ofrepRoutes } from './ofrep/routes.js';
 import { openApiRoute } from './openapi/route.js';
@@ -100,6 +101,9 @@ export async function createFlagmount(options: FlagmountOptions): Promise<Flagmo
     return client;
   };
   const defaultClient = clientFor(options.environment ?? (await defaultEnvironment(storage)));
+  // Every instance applies due schedules (exactly one of several replicas wins each); overdue ones at start.
+  const scheduler = new Scheduler(services);
+  await scheduler.start();
 
   let closing: Promise<void> | undefined;
   return {
@@ -122,6 +126,7 @@ export async function createFlagmount(options: FlagmountOptions): Promise<Flagmo
         // Streams end, and requests parked on waitForVersion answer with what there is: neither is work to finish.
         services.streams.close();
         snapshots.close();
+        await scheduler.close();
         await services.inFlight.drained(CLOSE_DRAIN_MS);
         services.ingestion.expedite();
         for (const client of clients.values()) await client.flush().catch(() => {});

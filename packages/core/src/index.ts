@@ -23,3 +23,6 @@ export { FlagmountClient } from './client/flagmount-client.js';
 export { toFlagmountContext, InvalidContextError } from './ofrep/context.js';
 export { ofrepRoutes } from './ofrep/routes.js';
 export { buildOpenApiDocument, documented, type OperationDoc, type ResponseDoc } from './openapi/index.js';
+export type { Schedule } from './schemas/schedule.js';
+export type { PreviewCounts, TargetingPreview } from './schemas/preview.js';
+export type { Prerequisite, TargetingBody } from './schemas/targeting.js';

@@ -9,6 +9,7 @@ import { eventChecks } from './suites/events.js';
 import { lifecycleChecks } from './suites/lifecycle.js';
 import { noticeChecks } from './suites/notices.js';
 import { organizationChecks } from './suites/organizations.js';
+import { safeReleaseChecks } from './suites/safe-releases.js';
 import { sharedChecks } from './suites/shared.js';
 import { statsChecks } from './suites/stats.js';
 import { transactionChecks } from './suites/transactions.js';
@@ -29,6 +30,7 @@ export const checkGroups: readonly CheckGroup[] = [
   noticeChecks,
   lifecycleChecks,
   sharedChecks,
+  safeReleaseChecks,
 ];
 
 /**

@@ -37,3 +37,4 @@ export {
   checkRowsAreCopies,
 } from './suites/lifecycle.js';
 export { checkBumpVersionAcrossHandles, checkSecondHandleNotices, checkSecondHandleSharesData } from './suites/shared.js';
+export { checkEntityPages, checkSchedules, checkScheduleSettleAcrossHandles, checkTargetingPrerequisites, schedule } from './suites/safe-releases.js';

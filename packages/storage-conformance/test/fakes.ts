@@ -27,6 +27,7 @@ export const PORT_METHODS: { readonly [R in keyof Repositories]: Readonly<Record
     addMembership: true,
     listCompanyUsers: true,
     listUserCompanies: true,
+    listAttributesPage: true,
   },
   events: {
     insertTracks: true,
@@ -47,6 +48,7 @@ export const PORT_METHODS: { readonly [R in keyof Repositories]: Readonly<Record
   },
   audit: { insert: true, list: true },
   managementKeys: { get: true, getByHash: true, listByOrg: true, insert: true, update: true },
+  schedules: { get: true, insert: true, listByFlag: true, listDue: true, settle: true },
 };
 
 export const STORAGE_METHODS = ['migrate', 'transaction', 'onChange', 'publishChange', 'dump', 'close', 'tx.publishChange'];

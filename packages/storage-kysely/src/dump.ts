@@ -30,6 +30,7 @@ const sections: readonly (readonly [name: string, codec: AnyCodec, orderBy: read
   ['flagDailyStats', codecs.flagDailyStats, ['env_id', 'flag_key', 'day']],
   ['audit', codecs.audit, ['id']],
   ['managementKeys', codecs.managementKeys, ['id']],
+  ['schedules', codecs.schedules, ['id']],
 ] as unknown as readonly (readonly [string, AnyCodec, readonly string[]])[];
 
 export async function dumpAll(db: Kysely<Database>): Promise<StorageDump> {

@@ -94,6 +94,8 @@ export interface FlagTargetingTable {
   config_version: DbInt;
   variants: Json;
   updated_at: string;
+  /** Added by migration 0003; NULL = no prerequisites. */
+  prerequisites: Json | null;
 }
 
 export interface SpecificTargetsTable {
@@ -240,6 +242,24 @@ export interface ChangeNoticesTable {
   created_at: string;
 }
 
+/** Scheduled targeting changes (migration 0003). */
+export interface SchedulesTable {
+  id: string;
+  org_id: string;
+  app_id: string;
+  env_id: string;
+  flag_id: string;
+  flag_key: string;
+  at: string;
+  status: string;
+  targeting: Json;
+  created_by: string;
+  created_at: string;
+  applied_at: string | null;
+  flag_state_version: DbInt | null;
+  reason: string | null;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   apps: AppsTable;
@@ -261,6 +281,7 @@ export interface Database {
   audit: AuditTable;
   management_keys: ManagementKeysTable;
   change_notices: ChangeNoticesTable;
+  schedules: SchedulesTable;
 }
 
 export type TableName = keyof Database;

@@ -10,6 +10,7 @@ import type {
   FlagRecord,
   FlagTargetingRecord,
   ManagementKeyRecord,
+  ScheduleRecord,
   MemberRecord,
   MembershipRecord,
   OrganizationRecord,
@@ -41,6 +42,7 @@ export interface Rows {
   flagDailyStats: FlagDailyStatsRecord;
   audit: AuditRecord;
   managementKeys: ManagementKeyRecord;
+  schedules: ScheduleRecord;
 }
 
 export type TableName = keyof Rows;
@@ -143,6 +145,7 @@ export const tableSpecs: { readonly [N in TableName]: TableSpec<Rows[N]> } = {
       configVersion: true,
       variants: true,
       updatedAt: true,
+      prerequisites: true,
     },
     key: (r) => key(r.flagId, r.envId),
   }),
@@ -285,6 +288,26 @@ export const tableSpecs: { readonly [N in TableName]: TableSpec<Rows[N]> } = {
     },
     key: (r) => key(r.id),
     unique: { hash: (r) => [r.hash] },
+  }),
+  schedules: spec({
+    name: 'schedules',
+    columns: {
+      id: true,
+      orgId: true,
+      appId: true,
+      envId: true,
+      flagId: true,
+      flagKey: true,
+      at: true,
+      status: true,
+      targeting: true,
+      createdBy: true,
+      createdAt: true,
+      appliedAt: true,
+      flagStateVersion: true,
+      reason: true,
+    },
+    key: (r) => key(r.id),
   }),
 };
 

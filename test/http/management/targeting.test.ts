@@ -16,7 +16,7 @@ forEachAdapter((harness) => {
       const res = await h.request('GET', path(h));
       expect(res.status).toBe(200);
       expectSchema(TargetingSchema, res.body);
-      expect(res.body).toEqual({ flagId: flag.id, flagKey: 'k', envId: h.envs.production.id, version: 0, rules: [], config: { version: 0, variants: [] }, updatedAt: null });
+      expect(res.body).toEqual({ flagId: flag.id, flagKey: 'k', envId: h.envs.production.id, version: 0, rules: [], config: { version: 0, variants: [] }, prerequisites: [], updatedAt: null });
     });
 
     it('replaces rules: bumps that environment once, version +1, configVersion only when config changes', async () => {
@@ -101,6 +101,30 @@ forEachAdapter((harness) => {
         expectError(await put({ rules: [] }, path(h, 'k', 'ennope')), 404, 'not_found');
         expectError(await h.request('GET', path(h, 'missing')), 404, 'not_found');
       });
+    });
+  });
+});
+
+forEachAdapter((harness) => {
+  const path = (h: Harness) => `/apps/${h.appId}/flags/k/targeting/${h.envs.production.id}`;
+
+  describe('PUT targeting with ifVersion (optimistic concurrency)', () => {
+    it('applies when ifVersion is the stored version, refuses with the current version otherwise, changing nothing', async () => {
+      const h = harness();
+      await createFlag(h, { key: 'k' });
+      const first = await h.request('PUT', path(h), { body: { rules: [{ filter: PRO }], ifVersion: 0 } });
+      expect(first.status).toBe(200);
+      expect(first.body.targeting.version).toBe(1);
+      await expectNothingStored(h, async () => {
+        const stale = await h.request('PUT', path(h), { body: { rules: [{ filter: HALF }], ifVersion: 0 } });
+        expectError(stale, 400, 'not_possible', 'ifVersion');
+        expect(stale.body.issues.ifVersion[0]).toMatch(/now at version 1/);
+        expectError(await h.request('PUT', path(h), { body: { rules: [], ifVersion: -1 } }), 400, 'invalid_request', 'ifVersion');
+      });
+      const next = await h.request('PUT', path(h), { body: { rules: [{ filter: HALF }], ifVersion: 1 } });
+      expect(next.body.targeting).toMatchObject({ version: 2, rules: [{ filter: { ...HALF, key: 'k' } }] });
+      // Without ifVersion the last write wins, as before.
+      expect((await h.request('PUT', path(h), { body: { rules: [] } })).body.targeting.version).toBe(3);
     });
   });
 });

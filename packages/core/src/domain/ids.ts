@@ -32,7 +32,7 @@ export function randomBase62(length: number): string {
  * and featureId to at most 14, and one id shape for every kind keeps logs readable. Audit entries, which no route
  * takes as a parameter, have ids that sort by time instead (`newOrderedId`).
  */
-export type IdKind = 'or' | 'ap' | 'en' | 'st' | 'sg' | 'fl' | 'mk' | 'au' | 'ev' | 'fb' | 'us';
+export type IdKind = 'or' | 'ap' | 'en' | 'st' | 'sg' | 'fl' | 'mk' | 'au' | 'ev' | 'fb' | 'us' | 'sc';
 export const newId = (kind: IdKind): string => kind + randomBase62(12);
 
 let lastMillis = 0;

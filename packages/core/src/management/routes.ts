@@ -29,6 +29,8 @@ import { listStagesRoute } from './stages/list-stages.js';
 import { updateStageRoute } from './stages/update-stage.js';
 import { getTargetingRoute } from './targeting/get-targeting.js';
 import { putTargetingRoute } from './targeting/put-targeting.js';
+import { previewTargetingRoute } from './targeting/preview-targeting.js';
+import { cancelScheduleRoute, createScheduleRoute, listSchedulesRoute } from './schedules/schedule-routes.js';
 
 /** Rows 1–11 of management-api.md, in the spec's order. */
 export const specManagementRoutes: RouteDefinition[] = [
@@ -66,6 +68,10 @@ export const extensionManagementRoutes: RouteDefinition[] = [
   putMemberRoute,
   getTargetingRoute,
   putTargetingRoute,
+  previewTargetingRoute,
+  createScheduleRoute,
+  listSchedulesRoute,
+  cancelScheduleRoute,
   upsertEntityRoute(USER),
   deleteEntityRoute(USER),
   upsertEntityRoute(COMPANY),

@@ -3,12 +3,14 @@ import type {
   EnvironmentRecord,
   FlagRecord,
   FlagTargetingRecord,
+  PrerequisiteRecord,
   SegmentRecord,
   SpecificTargetRecord,
   StageRecord,
   StoredRule,
 } from '../storage/records.js';
 import { withRolloutKeys } from '../domain/rollout-keys.js';
+import type { Repositories } from '../storage/port.js';
 
 /** What a snapshot is built from: one environment's rows as read from the store. */
 export interface SnapshotSource {
@@ -18,6 +20,18 @@ export interface SnapshotSource {
   specificTargets: SpecificTargetRecord[];
   segments: SegmentRecord[];
   stages: StageRecord[];
+}
+
+/** One environment's rows, read from the store as a snapshot is built from them. */
+export async function readSnapshotSource(repos: Repositories, environment: EnvironmentRecord): Promise<SnapshotSource> {
+  const [flags, targeting, specificTargets, segments, stages] = await Promise.all([
+    repos.flags.listByApp(environment.appId),
+    repos.targeting.listByEnv(environment.id),
+    repos.specificTargets.listByEnv(environment.id),
+    repos.segments.listByApp(environment.appId),
+    repos.stages.listByApp(environment.appId),
+  ]);
+  return { environment, flags, targeting, specificTargets, segments, stages };
 }
 
 export interface StageHeader {
@@ -92,6 +106,44 @@ function specificTargetRules(targets: SpecificTargetRecord[]): Array<{ filter: F
   return rules;
 }
 
+const NEVER: Filter = { type: 'constant', value: false };
+
+/**
+ * The rules a flag serves: its own, each AND-ed behind the gate of its prerequisites, so that any client evaluating
+ * `/features` (Reflag's SDKs locally, our engine) reaches the same answer with filters it already knows. A
+ * prerequisite is "on" when any rule it serves matches (its own gates included, so chains nest); its rollouts keep
+ * their own `key`, hashing as the prerequisite does. A prerequisite that is missing, archived or part of a cycle
+ * (refused on write; guarded here) is never on.
+ */
+function servedRulesResolver(
+  flags: ReadonlyMap<string, FlagRecord>,
+  prerequisitesOf: (flag: FlagRecord) => readonly PrerequisiteRecord[],
+  ownRules: (flag: FlagRecord) => Array<{ filter: Filter }>,
+): (key: string) => Array<{ filter: Filter }> {
+  const done = new Map<string, Array<{ filter: Filter }>>();
+  const resolving = new Set<string>();
+  const enabled = (key: string): Filter => {
+    if (!flags.has(key) || resolving.has(key)) return NEVER;
+    const rules = served(key);
+    if (rules.length === 0) return NEVER;
+    return rules.length === 1 ? rules[0]!.filter : shared({ type: 'group', operator: 'or', filters: rules.map((r) => r.filter) });
+  };
+  const served = (key: string): Array<{ filter: Filter }> => {
+    const known = done.get(key);
+    if (known) return known;
+    const flag = flags.get(key)!;
+    resolving.add(key);
+    const gates = prerequisitesOf(flag).map((p): Filter => (p.isEnabled ? enabled(p.flagKey) : { type: 'negation', filter: enabled(p.flagKey) }));
+    resolving.delete(key);
+    const own = ownRules(flag);
+    const gate: Filter | undefined = gates.length === 0 ? undefined : gates.length === 1 ? gates[0] : { type: 'group', operator: 'and', filters: gates };
+    const rules = gate ? own.map((r) => shared({ filter: shared<Filter>({ type: 'group', operator: 'and', filters: [gate, r.filter] }) })) : own;
+    done.set(key, rules);
+    return rules;
+  };
+  return served;
+}
+
 export interface BuiltSnapshot {
   engine: EnvironmentSnapshot;
   features: FeatureDefinition[];
@@ -121,25 +173,29 @@ export function buildSnapshot(source: SnapshotSource): BuiltSnapshot {
   }
 
   const flags = new Map<string, FlagRecord>();
+  const archivedKeys = new Set<string>();
+  for (const flag of source.flags) {
+    if (flag.archived) archivedKeys.add(flag.key);
+    else flags.set(flag.key, flag);
+  }
+  const ownRules = (flag: FlagRecord): Array<{ filter: Filter }> => {
+    // `map` and `concat` size an array exactly; a spread grows it as it goes and keeps the spare slots (17 for
+    // one rule), which for 10,000 flags × 3 environments was ~4 MB of the snapshot's heap.
+    const specific = specificTargetRules(targetsByFlag.get(flag.id) ?? []);
+    const stored = (targetingByFlag.get(flag.id)?.rules ?? []).map((rule) => shared({ filter: shared(expandRule(rule, segments, flag.key)) }));
+    return specific.length ? specific.concat(stored) : stored;
+  };
+  const served = servedRulesResolver(flags, (flag) => targetingByFlag.get(flag.id)?.prerequisites ?? [], ownRules);
+
   const definitions: FlagDefinition[] = [];
   // Per definition, for `/features`: its row, and its config version (the engine's definition has no `config`
   // when the flag has no variants).
   const rows: FlagRecord[] = [];
   const configVersions: number[] = [];
-  const archivedKeys = new Set<string>();
   const emptyConfigVersions = new Map<string, number>();
-  for (const flag of source.flags) {
-    if (flag.archived) {
-      archivedKeys.add(flag.key);
-      continue;
-    }
-    flags.set(flag.key, flag);
+  for (const flag of flags.values()) {
     const targeting = targetingByFlag.get(flag.id);
-    // `map` and `concat` size an array exactly; a spread grows it as it goes and keeps the spare slots (17 for
-    // one rule), which for 10,000 flags × 3 environments was ~4 MB of the snapshot's heap.
-    const specific = specificTargetRules(targetsByFlag.get(flag.id) ?? []);
-    const stored = (targeting?.rules ?? []).map((rule) => shared({ filter: shared(expandRule(rule, segments, flag.key)) }));
-    const rules = specific.length ? specific.concat(stored) : stored;
+    const rules = served(flag.key);
     const variants = (targeting?.variants ?? []).map((v) => ({ ...v, filter: shared(withRolloutKeys(v.filter, flag.key)) }));
     const version = targeting?.version ?? 0;
     const configVersion = targeting?.configVersion ?? 0;

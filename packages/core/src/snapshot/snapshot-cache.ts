@@ -1,3 +1,4 @@
+import { readSnapshotSource } from './build-snapshot.js';
 import type { Logger } from '../logger.js';
 import { sha256Hex } from '../security/secrets.js';
 import type { ChangeNotice, Storage } from '../storage/port.js';
@@ -139,17 +140,11 @@ export class SnapshotCache {
         this.drop(envId);
         return;
       }
-      const [flags, targeting, specificTargets, segments, stages] = await Promise.all([
-        this.storage.flags.listByApp(environment.appId),
-        this.storage.targeting.listByEnv(envId),
-        this.storage.specificTargets.listByEnv(envId),
-        this.storage.segments.listByApp(environment.appId),
-        this.storage.stages.listByApp(environment.appId),
-      ]);
+      const source = await readSnapshotSource(this.storage, environment);
       if (this.closed) return;
       const previous = this.states.get(envId);
       if (previous && previous.version > environment.flagStateVersion) return;
-      const state = new EnvironmentState({ environment, flags: this.shareFlagRows(environment.appId, flags), targeting, specificTargets, segments, stages });
+      const state = new EnvironmentState({ ...source, flags: this.shareFlagRows(environment.appId, source.flags) });
       this.states.set(envId, state);
       this.indexKeys(previous?.environment, environment);
       this.waiters.advance(envId, state.version);

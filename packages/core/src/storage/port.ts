@@ -11,6 +11,8 @@ import type {
   FlagRecord,
   FlagTargetingRecord,
   ManagementKeyRecord,
+  ScheduleRecord,
+  ScheduleStatus,
   MemberRecord,
   MembershipRecord,
   OrganizationRecord,
@@ -148,6 +150,17 @@ export interface EntityRepository {
   listCompanyUsers(envId: string, companyId: string): Promise<string[]>;
   /** Company ids of a user, ascending. */
   listUserCompanies(envId: string, userId: string): Promise<string[]>;
+  /**
+   * The ids and attributes of up to `limit` entities of one type with an id greater than `afterId` (from the first
+   * when undefined), by id: a keyset page, so that a walk over a million entities (a targeting preview) holds one
+   * page at a time, reading no more columns than it evaluates.
+   */
+  listAttributesPage(
+    envId: string,
+    type: EntityType,
+    afterId: string | undefined,
+    limit: number,
+  ): Promise<Array<Pick<EntityRecord, 'id' | 'attributes'>>>;
 }
 
 export interface EventRepository {
@@ -207,6 +220,24 @@ export interface ManagementKeyRepository {
   update(id: string, patch: Patch<ManagementKeyRecord, 'id' | 'orgId' | 'hash' | 'createdAt'>): Promise<boolean>;
 }
 
+export interface ScheduleRepository {
+  get(id: string): Promise<ScheduleRecord | undefined>;
+  insert(row: ScheduleRecord): Promise<void>;
+  /** A flag's schedules in one environment or all (`envId` omitted), by `at`, then id. */
+  listByFlag(flagId: string, envId?: string): Promise<ScheduleRecord[]>;
+  /** Up to `limit` pending schedules with `at` ≤ `now`, by `at`, then id. */
+  listDue(now: string, limit: number): Promise<ScheduleRecord[]>;
+  /**
+   * Moves a *pending* schedule to `status` with the patch, as one conditional update: resolves false (changing
+   * nothing) when it is no longer pending, so of several processes settling the same schedule exactly one wins.
+   */
+  settle(
+    id: string,
+    status: Exclude<ScheduleStatus, 'pending'>,
+    patch: Pick<ScheduleRecord, 'appliedAt' | 'flagStateVersion' | 'reason'>,
+  ): Promise<boolean>;
+}
+
 export interface Repositories {
   readonly organizations: OrganizationRepository;
   readonly apps: AppRepository;
@@ -223,6 +254,7 @@ export interface Repositories {
   readonly stats: StatsRepository;
   readonly audit: AuditRepository;
   readonly managementKeys: ManagementKeyRepository;
+  readonly schedules: ScheduleRepository;
 }
 
 /** A flag-state change: environment `envId` now has `flagStateVersion` = `version`. */
@@ -285,6 +317,7 @@ export const REPOSITORY_NAMES = [
   'stats',
   'audit',
   'managementKeys',
+  'schedules',
 ] as const satisfies ReadonlyArray<keyof Repositories>;
 
 /** The repositories of a store or transaction as a plain object (for wrapping without prototype tricks). */

@@ -108,6 +108,14 @@ export interface FlagTargetingRecord {
   configVersion: number;
   variants: ConfigVariant[];
   updatedAt: string;
+  /** Flags of the same app this flag requires (absent = none); evaluated before its rules. */
+  prerequisites?: PrerequisiteRecord[];
+}
+
+/** The flag is on only if flag `flagKey` evaluates to `isEnabled` for the same context. */
+export interface PrerequisiteRecord {
+  flagKey: string;
+  isEnabled: boolean;
 }
 
 /** A specific-targeting override (management rows 9/11): the entity gets the flag whatever the rules say. */
@@ -248,4 +256,30 @@ export interface ManagementKeyRecord {
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
+}
+
+export type ScheduleStatus = 'pending' | 'applied' | 'cancelled' | 'failed';
+
+/**
+ * A targeting change to apply at `at`: `targeting` is the body of `PUT …/targeting/{envId}` as sent (rules, config,
+ * prerequisites), validated when scheduled and again when applied.
+ */
+export interface ScheduleRecord {
+  id: string;
+  orgId: string;
+  appId: string;
+  envId: string;
+  flagId: string;
+  flagKey: string;
+  at: string;
+  status: ScheduleStatus;
+  targeting: Record<string, unknown>;
+  /** The actor (management key id, or a person) who scheduled it: the applied change is audited under this name. */
+  createdBy: string;
+  createdAt: string;
+  appliedAt: string | null;
+  /** The environment's flagStateVersion the applied change produced. */
+  flagStateVersion: number | null;
+  /** Why it failed or who cancelled it. */
+  reason: string | null;
 }

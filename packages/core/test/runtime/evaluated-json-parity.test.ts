@@ -26,12 +26,19 @@ const state = new EnvironmentState({
     // A run of fixed entries (context-free, not secret, nobody opted in) that enabledOnly leaves empty.
     flag('f8', 'zz-off-1'),
     flag('f9', 'zz-off-2', { description: 'last' }),
+    // Prerequisites nested two deep: gated-2 requires gated-1 off, gated-1 requires needs-field on.
+    flag('f10', 'gated-1'),
+    flag('f11', 'gated-2'),
   ],
   targeting: [
     { flagId: 'f1', envId: 'en', version: 2, rules: [{ filter: { type: 'constant', value: true } }], configVersion: 0, variants: [], updatedAt: at },
     { flagId: 'f5', envId: 'en', version: 1, rules: [{ filter: { type: 'context', field: 'user.plan', operator: 'IS', values: ['pro'] } }], configVersion: 3,
       variants: [{ key: 'blue', payload: { color: 'blue', n: [1, 2] }, filter: { type: 'context', field: 'user.plan', operator: 'IS', values: ['pro'] } }], updatedAt: at },
     { flagId: 'f6', envId: 'en', version: 4, rules: [{ filter: { type: 'context', field: 'company.tier', operator: 'GT', values: ['2'] } }, { filter: { type: 'rolloutPercentage', partialRolloutAttribute: 'user.id', partialRolloutThreshold: 50000 } }], configVersion: 0, variants: [], updatedAt: at },
+    { flagId: 'f10', envId: 'en', version: 1, rules: [{ filter: { type: 'rolloutPercentage', partialRolloutAttribute: 'user.id', partialRolloutThreshold: 70000 } }], configVersion: 0, variants: [], updatedAt: at,
+      prerequisites: [{ flagKey: 'needs-field', isEnabled: true }] },
+    { flagId: 'f11', envId: 'en', version: 1, rules: [{ filter: { type: 'constant', value: true } }], configVersion: 0, variants: [], updatedAt: at,
+      prerequisites: [{ flagKey: 'gated-1', isEnabled: false }, { flagKey: 'configured', isEnabled: true }] },
   ],
   specificTargets: [{ flagId: 'f7', envId: 'en', entityType: 'user', entityId: 'u1', createdAt: at }],
   segments: [],
@@ -40,7 +47,7 @@ const state = new EnvironmentState({
 
 const optIns: OptInIndex = { users: new Map([['f7', new Set(['u1'])]]), companies: new Map() };
 const contexts = [{}, { user: { id: 'u1', plan: 'pro' } }, { user: { id: 'u3', plan: 'free' }, company: { id: 'c2', tier: 1 } }, { user: { id: 'u2' }, company: { id: 'c1', tier: 3 } }, { company: { id: 'c9' } }];
-const keys = [undefined, 'plain', '__proto__', 'constructor', 'configured', 'missing', 'zz-off-2'];
+const keys = [undefined, 'plain', '__proto__', 'constructor', 'configured', 'missing', 'zz-off-2', 'gated-1', 'gated-2'];
 
 describe('evaluatedFeaturesBody', () => {
   it('writes exactly JSON.stringify(evaluateFeatures(...)) for every option combination, written and then kept', () => {
@@ -65,7 +72,7 @@ describe('evaluatedFeaturesBody', () => {
         }
       }
     }
-    expect(compared).toBe(560);
+    expect(compared).toBe(720);
     // Bodies share slabs: a later answer never overwrites an earlier one that a socket may still be sending.
     for (const [body, expected] of written) expect(body.equals(Buffer.from(expected))).toBe(true);
   });

@@ -1,6 +1,7 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import type { DdlFlavour } from '../dialect.js';
 import { initialMigration } from './0001_initial.js';
+import { schedulesMigration } from './0003_schedules.js';
 
 /**
  * The migrations, in order. Names sort in application order (Kysely's Migrator sorts them); a new migration gets
@@ -11,6 +12,7 @@ export function migrationProvider(ddl: DdlFlavour): MigrationProvider {
     async getMigrations(): Promise<Record<string, Migration>> {
       return {
         '0001_initial': initialMigration(ddl),
+        '0003_schedules': schedulesMigration(ddl),
       };
     },
   };

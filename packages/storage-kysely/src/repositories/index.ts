@@ -10,6 +10,7 @@ import { flagRepository } from './flags.js';
 import { managementKeyRepository } from './management-keys.js';
 import { memberRepository } from './members.js';
 import { organizationRepository } from './organizations.js';
+import { scheduleRepository } from './schedules.js';
 import { segmentRepository } from './segments.js';
 import { specificTargetRepository } from './specific-targets.js';
 import { stageRepository } from './stages.js';
@@ -35,6 +36,7 @@ export function createRepositories(ctx: RepoContext): Repositories {
     stats: statsRepository(ctx),
     audit: auditRepository(ctx),
     managementKeys: managementKeyRepository(ctx),
+    schedules: scheduleRepository(ctx),
   };
 }
 

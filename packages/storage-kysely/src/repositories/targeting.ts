@@ -7,6 +7,13 @@ import { readPaged } from './paged.js';
 
 const codec = codecs.targeting;
 
+/** `prerequisites` is optional: NULL (none) reads back as an absent field. */
+function decode(row: object): FlagTargetingRecord {
+  const record = codec.decode(row);
+  if (record.prerequisites === null) delete record.prerequisites;
+  return record;
+}
+
 export function targetingRepository(ctx: RepoContext): TargetingRepository {
   return {
     async get(flagId, envId) {
@@ -17,7 +24,7 @@ export function targetingRepository(ctx: RepoContext): TargetingRepository {
         .where('flag_id', '=', flagId)
         .where('env_id', '=', envId)
         .executeTakeFirst();
-      return row && codec.decode(row);
+      return row && decode(row);
     },
     listByEnv(envId) {
       return readPaged<Selectable<FlagTargetingTable>, FlagTargetingRecord>(
@@ -26,7 +33,7 @@ export function targetingRepository(ctx: RepoContext): TargetingRepository {
           if (after) query = query.where('flag_id', '>', after.flag_id);
           return query.orderBy('flag_id').limit(limit).execute();
         },
-        (row) => codec.decode(row),
+        (row) => decode(row),
       );
     },
     async put(row) {

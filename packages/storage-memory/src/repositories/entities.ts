@@ -53,6 +53,10 @@ export function entityRepository(db: Db): EntityRepository {
       const rows = memberships.rows().filter((m) => m.envId === envId && m.companyId === companyId);
       return rows.sort(by((m) => m.userId)).map((m) => m.userId);
     },
+    async listAttributesPage(envId, type, afterId, limit) {
+      const rows = t.rows().filter((e) => e.envId === envId && e.type === type && (afterId === undefined || e.id > afterId));
+      return copyAll(rows.sort(by((e) => e.id)).slice(0, limit)).map(({ id, attributes }) => ({ id, attributes }));
+    },
     async listUserCompanies(envId, userId) {
       const rows = memberships.rows().filter((m) => m.envId === envId && m.userId === userId);
       return rows.sort(by((m) => m.companyId)).map((m) => m.companyId);

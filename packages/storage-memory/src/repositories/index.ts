@@ -6,6 +6,7 @@ import { entityRepository } from './entities.js';
 import { environmentRepository } from './environments.js';
 import { eventRepository, feedbackRepository } from './events.js';
 import { appRepository, memberRepository, organizationRepository } from './organizations.js';
+import { scheduleRepository } from './schedules.js';
 import { statsRepository } from './stats.js';
 import { specificTargetRepository, targetingRepository } from './targeting.js';
 
@@ -27,6 +28,7 @@ export function createRepositories(db: Db): Repositories {
     stats: statsRepository(db),
     audit: auditRepository(db),
     managementKeys: managementKeyRepository(db),
+    schedules: scheduleRepository(db),
   };
 }
 
@@ -52,6 +54,7 @@ export const WRITE_METHODS: { readonly [R in keyof Repositories]: readonly Metho
   stats: ['mergeEntityFlagStats', 'mergeFlagDailyStats'],
   audit: ['insert'],
   managementKeys: ['insert', 'update'],
+  schedules: ['insert', 'settle'],
 };
 
 export const REPOSITORY_NAMES = Object.keys(WRITE_METHODS) as (keyof Repositories)[];

@@ -1,17 +1,23 @@
-import type { SpecificTargetRepository, TargetingRepository } from '@flagmount/core';
+import type { FlagTargetingRecord, SpecificTargetRepository, TargetingRepository } from '@flagmount/core';
 import { key } from '../tables.js';
 import { by, copy, copyAll, normalize } from '../rows.js';
 import type { Db } from '../view.js';
+
+/** `prerequisites` is optional: a row without any reads back without the field, as from a database's NULL. */
+function withoutNullPrerequisites<R extends FlagTargetingRecord | undefined>(row: R): R {
+  if (row && row.prerequisites === null) delete row.prerequisites;
+  return row;
+}
 
 export function targetingRepository(db: Db): TargetingRepository {
   const t = db.targeting;
   return {
     async get(flagId, envId) {
-      return copy(t.get(key(flagId, envId)));
+      return withoutNullPrerequisites(copy(t.get(key(flagId, envId))));
     },
     async listByEnv(envId) {
       const rows = t.rows().filter((r) => r.envId === envId);
-      return copyAll(rows.sort(by((r) => r.flagId)));
+      return copyAll(rows.sort(by((r) => r.flagId))).map((r) => withoutNullPrerequisites(r));
     },
     async put(row) {
       t.write(normalize(t, row), 'upsert');

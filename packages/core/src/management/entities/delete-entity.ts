@@ -1,4 +1,5 @@
 import { mutate, type MutationTx } from '../../domain/mutation.js';
+import { bumpTargetingVersion } from '../../domain/prerequisite-graph.js';
 import { invalidateRemoteContext } from '../../runtime/context/remote-context.js';
 import { notFound } from '../../http/http-error.js';
 import { defineRoute, type RouteDefinition } from '../../http/route.js';
@@ -17,12 +18,8 @@ async function deleteOne(tx: MutationTx, app: AppRecord, env: EnvironmentRecord,
   if (!entity && !overrides.length) return false;
   for (const override of overrides) {
     await tx.specificTargets.remove(override.flagId, env.id, type, id);
-    const t = await tx.targeting.get(override.flagId, env.id);
-    await tx.targeting.put(
-      t
-        ? { ...t, version: t.version + 1, updatedAt: at }
-        : { flagId: override.flagId, envId: env.id, version: 1, rules: [], configVersion: 0, variants: [], updatedAt: at },
-    );
+    const flag = await tx.flags.get(override.flagId);
+    if (flag) await bumpTargetingVersion(tx, app.id, flag, env.id, at);
   }
   if (overrides.length) tx.changesFlagState(env.id);
   await tx.entities.delete(env.id, type, id);

@@ -1,4 +1,5 @@
 import { mutate } from '../../domain/mutation.js';
+import { bumpTargetingVersion } from '../../domain/prerequisite-graph.js';
 import { addIssue, notPossible, type Issues } from '../../http/http-error.js';
 import { defineRoute, type RouteDefinition } from '../../http/route.js';
 import { UpdateEntityFlagsBodySchema, UpdateEntityFlagsResponseSchema } from '../../schemas/entity-flag.js';
@@ -56,12 +57,7 @@ export function updateEntityFlagsRoute(kind: EntityKind): RouteDefinition {
         for (const { flag, value } of changes) {
           if (value) await tx.specificTargets.add({ flagId: flag.id, envId: env.id, entityType: kind.type, entityId, createdAt: at });
           else await tx.specificTargets.remove(flag.id, env.id, kind.type, entityId);
-          const t = await tx.targeting.get(flag.id, env.id);
-          await tx.targeting.put(
-            t
-              ? { ...t, version: t.version + 1, updatedAt: at }
-              : { flagId: flag.id, envId: env.id, version: 1, rules: [], configVersion: 0, variants: [], updatedAt: at },
-          );
+          await bumpTargetingVersion(tx, app.id, flag, env.id, at);
           tx.recordAudit({
             appId: app.id,
             envId: env.id,

@@ -1,10 +1,11 @@
 import { mutate } from '../../domain/mutation.js';
-import { notPossible, type Issues } from '../../http/http-error.js';
+import { addIssue, notPossible, type Issues } from '../../http/http-error.js';
 import { defineRoute } from '../../http/route.js';
 import { FlagMutationResponseSchema, FlagParamsSchema, UpdateFlagBodySchema, type FlagMutationResponse, type UpdateFlagBody } from '../../schemas/flag.js';
 import type { Patch } from '../../storage/port.js';
 import type { FlagRecord } from '../../storage/records.js';
 import { actorOf, versionsAfter, loadApp, loadFlagById } from '../access.js';
+import { flagsRequiring } from '../targeting/prerequisites.js';
 import { checkOwnerRef, checkStageRef } from './flag-references.js';
 import { loadFlagViewContext, toFlag } from './flag-view.js';
 
@@ -47,6 +48,10 @@ export const updateFlagRoute = defineRoute({
       const issues: Issues = {};
       if (patch.stageId) await checkStageRef(tx, app, patch.stageId, issues);
       if (patch.ownerUserId != null) await checkOwnerRef(tx, app, patch.ownerUserId, issues);
+      if (patch.archived === true) {
+        const dependents = await flagsRequiring(tx, app, before.key);
+        if (dependents.length) addIssue(issues, 'isArchived', `Flags ${dependents.join(', ')} require this flag: remove it from their prerequisites first`);
+      }
       if (Object.keys(issues).length) throw notPossible('The flag cannot be updated', issues);
       if (!Object.keys(patch).length) return before;
 

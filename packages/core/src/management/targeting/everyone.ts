@@ -35,9 +35,11 @@ export function ruleMatchesEveryone(rule: StoredRule, segments: ReadonlyMap<stri
 }
 
 export function targetingMatchesEveryone(
-  targeting: Pick<FlagTargetingRecord, 'rules'> | undefined,
+  targeting: Pick<FlagTargetingRecord, 'rules' | 'prerequisites'> | undefined,
   segments: ReadonlyMap<string, SegmentRecord>,
 ): boolean {
+  // A flag gated by other flags reaches only whom they reach.
+  if (targeting?.prerequisites?.length) return false;
   return (targeting?.rules ?? []).some((rule) => ruleMatchesEveryone(rule, segments));
 }
 

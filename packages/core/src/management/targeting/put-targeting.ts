@@ -1,39 +1,16 @@
 import { mutate } from '../../domain/mutation.js';
-import { withRolloutKeys } from '../../domain/rollout-keys.js';
-import { addIssue, invalidRequest, notPossible, type Issues } from '../../http/http-error.js';
+import { notPossible } from '../../http/http-error.js';
 import { defineRoute } from '../../http/route.js';
-import { PutTargetingBodySchema, TargetingMutationResponseSchema, TargetingParamsSchema, type PutTargetingBody } from '../../schemas/targeting.js';
-import type { FlagTargetingRecord, StoredRule } from '../../storage/records.js';
-import { validateFilter } from '@flagmount/engine';
-import { sameJson } from '../canonical-json.js';
+import { PutTargetingBodySchema, TargetingMutationResponseSchema, TargetingParamsSchema } from '../../schemas/targeting.js';
 import { actorOf, loadApp, loadEnvironment, loadFlagByKey } from '../access.js';
-import { refreshRolloutState } from './everyone.js';
-import { emptyTargeting, toTargeting } from './targeting-view.js';
-
-
-/**
- * Filter semantics the schema cannot express (a rollout's `key`, when sent, is the flag's: architecture.md), and
- * unique variant keys, → 400 invalid_request with field paths.
- */
-function checkBody(body: PutTargetingBody, flagKey: string): void {
-  const issues: Issues = {};
-  const report = (prefix: string, filter: Parameters<typeof validateFilter>[0]) => {
-    for (const issue of validateFilter(filter, { rolloutKey: flagKey })) addIssue(issues, issue.path ? `${prefix}.${issue.path}` : prefix, issue.message);
-  };
-  body.rules.forEach((rule, i) => report(`rules.${i}.filter`, rule.filter));
-  const seen = new Set<string>();
-  body.config?.variants.forEach((variant, i) => {
-    report(`config.variants.${i}.filter`, variant.filter);
-    if (seen.has(variant.key)) addIssue(issues, `config.variants.${i}.key`, `duplicate variant key "${variant.key}"`);
-    seen.add(variant.key);
-  });
-  if (Object.keys(issues).length) throw invalidRequest('Invalid targeting', issues);
-}
+import { applyTargeting, checkTargetingBody } from './apply-targeting.js';
+import { toTargeting } from './targeting-view.js';
 
 /**
- * Extension: replace a flag's rules (and, when `config` is sent, its config variants) in one environment. An
- * effective change bumps that environment once and the flag's targeting `version` there; a config change also
- * bumps `configVersion`. Sending what is stored changes nothing and bumps nothing.
+ * Extension: replace a flag's rules (and, when `config` / `prerequisites` are sent, its config variants and
+ * prerequisites) in one environment. An effective change bumps that environment once and the flag's targeting
+ * `version` there; a config change also bumps `configVersion`. Sending what is stored changes nothing and bumps
+ * nothing. With `ifVersion`, a targeting that moved on since the editor loaded it is refused.
  */
 export const putTargetingRoute = defineRoute({
   method: 'PUT',
@@ -47,43 +24,21 @@ export const putTargetingRoute = defineRoute({
   body: PutTargetingBodySchema,
   response: TargetingMutationResponseSchema,
   async handle({ params, body, principal, services }) {
-    checkBody(body, params.flagKey);
+    const { ifVersion, ...targeting } = body;
+    checkTargetingBody(targeting, params.flagKey);
     const app = await loadApp(services.storage, principal, params.appId);
     const { result, versions } = await mutate(services, actorOf(principal), async (tx) => {
       const [flag, env] = await Promise.all([loadFlagByKey(tx, app, params.flagKey), loadEnvironment(tx, app, params.envId)]);
-      const issues: Issues = {};
-      for (const [i, rule] of body.rules.entries()) {
-        if (rule.segmentId === undefined) continue;
-        const segment = await tx.segments.get(rule.segmentId);
-        if (!segment || segment.appId !== app.id) addIssue(issues, `rules.${i}.segmentId`, `Segment ${rule.segmentId} is not a segment of this app`);
+      if (ifVersion !== undefined) {
+        const current = (await tx.targeting.get(flag.id, env.id))?.version ?? 0;
+        if (current !== ifVersion) {
+          throw notPossible('The targeting changed since it was loaded', {
+            ifVersion: [`Expected version ${ifVersion}, but the targeting is now at version ${current}: reload it and apply your change again`],
+          });
+        }
       }
-      if (Object.keys(issues).length) throw notPossible('The targeting refers to unknown segments', issues);
-
-      const stored = await tx.targeting.get(flag.id, env.id);
-      const before = stored ?? emptyTargeting(flag, env);
-      const rules: StoredRule[] = body.rules.map((r) => {
-        const filter = withRolloutKeys(r.filter, flag.key);
-        return r.segmentId ? { filter, segmentId: r.segmentId } : { filter };
-      });
-      const variants = body.config?.variants.map((v) => ({ ...v, filter: withRolloutKeys(v.filter, flag.key) })) ?? before.variants;
-      const rulesChanged = !sameJson(rules, before.rules);
-      const configChanged = !sameJson(variants, before.variants);
-      if (!rulesChanged && !configChanged) return { flag, env, record: stored };
-
       const at = services.now().toISOString();
-      const record: FlagTargetingRecord = {
-        flagId: flag.id,
-        envId: env.id,
-        version: before.version + 1,
-        rules,
-        configVersion: before.configVersion + (configChanged ? 1 : 0),
-        variants,
-        updatedAt: at,
-      };
-      await tx.targeting.put(record);
-      if (env.isProduction) await refreshRolloutState(tx, app.id, at, new Set([flag.id]));
-      tx.changesFlagState(env.id);
-      tx.recordAudit({ appId: app.id, envId: env.id, action: 'flag.targeting.updated', targetType: 'flag', targetId: flag.id, changeDescription: null, before: stored ?? null, after: record });
+      const { record } = await applyTargeting(tx, { app, flag, env, body: targeting, at, audit: { action: 'flag.targeting.updated', changeDescription: null } });
       return { flag, env, record };
     });
     const current = versions[result.env.id] ?? (await services.storage.environments.get(result.env.id))!.flagStateVersion;

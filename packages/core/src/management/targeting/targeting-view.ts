@@ -20,6 +20,7 @@ export function toTargeting(flag: FlagRecord, env: EnvironmentRecord, record: Fl
       return r.segmentId ? { filter, segmentId: r.segmentId } : { filter };
     }),
     config: { version: t.configVersion, variants: t.variants.map((v) => ({ ...v, filter: withRolloutKeys(v.filter, flag.key) })) },
+    prerequisites: t.prerequisites ?? [],
     updatedAt: record ? t.updatedAt : null,
   };
 }

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { mutate } from '../../domain/mutation.js';
+import { bumpTargetingVersion } from '../../domain/prerequisite-graph.js';
 import { HttpError, invalidRequest } from '../../http/http-error.js';
 import { defineRoute, type RouteDefinition } from '../../http/route.js';
 import { ContextSchema } from '../../schemas/context.js';
@@ -75,12 +76,7 @@ const optIn = defineRoute({
           : await tx.specificTargets.remove(flag.id, environment.id, scope, entityId);
         if (!changed) return;
         // Same bookkeeping as management rows 9/11: the flag's targeting version moves (SDK check events carry it).
-        const targeting = await tx.targeting.get(flag.id, environment.id);
-        await tx.targeting.put(
-          targeting
-            ? { ...targeting, version: targeting.version + 1, updatedAt: at }
-            : { flagId: flag.id, envId: environment.id, version: 1, rules: [], configVersion: 0, variants: [], updatedAt: at },
-        );
+        await bumpTargetingVersion(tx, environment.appId, flag, environment.id, at);
         tx.changesFlagState(environment.id);
         tx.recordAudit({
           appId: environment.appId,
