@@ -19,7 +19,7 @@ export function flagmountExpress(instance: Flagmount, options: FlagmountExpressO
       return;
     }
     // Never rejects (see handleNodeRequest): nothing reaches Express's error handler.
-    const response = handleNodeRequest(mount, req, res, below, { parsed: (req as { body?: unknown }).body });
+    const response = handleNodeRequest(mount, req, res, below, { parsed: (req as { body?: unknown }).body }, undefined, req);
     if (response instanceof Promise) void response.then((answer) => sendNodeResponse(res, answer));
     else sendNodeResponse(res, response);
   };

@@ -61,7 +61,7 @@ async function routes(scope: FastifyInstance, mount: Mount): Promise<void> {
     // covers a match of the prefix spelled another way (a case-insensitive router, `/%66lags`, doubled slashes).
     const url = request.url;
     const below = pathBelow(scope.prefix, url) ?? pathBelowSegments(scope.prefix, url);
-    const response = handleNodeRequest(mount, request.raw, reply.raw, below, body, query(request));
+    const response = handleNodeRequest(mount, request.raw, reply.raw, below, body, query(request), request);
     if (response instanceof Promise) return response.then((answered) => send(reply, answered, noOnSendHook(request)));
     // Answered at once (the usual evaluate request): Fastify wants nothing back from a handler that has sent.
     send(reply, response, noOnSendHook(request));

@@ -32,7 +32,7 @@ export function flagmountKoa(instance: Flagmount, options: FlagmountKoaOptions =
     if (below === undefined) return next();
     const parsed = (ctx.request as { body?: unknown }).body;
     // Never rejects (see handleNodeRequest): nothing reaches Koa's error handling or `app.on('error')`.
-    const response = handleNodeRequest(mount, ctx.req, ctx.res, below, { parsed });
+    const response = handleNodeRequest(mount, ctx.req, ctx.res, below, { parsed }, undefined, ctx);
     if (response instanceof Promise) return response.then((answer) => send(ctx, answer));
     send(ctx, response);
   };

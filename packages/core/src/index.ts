@@ -15,6 +15,7 @@ export type { RouteDefinition, AuthRequirement, Principal } from './http/route.j
 export { HttpError, type ErrorCode, type Issues } from './http/http-error.js';
 export { ErrorBodySchema, type ErrorBody } from './schemas/error.js';
 export * from './adapter/index.js';
+export * from './host/index.js';
 
 export type { FeatureDefinition } from './snapshot/build-snapshot.js';
 export type { IngestBatch, EntityUpsert } from './ingestion/ingest-batch.js';
