@@ -1,5 +1,7 @@
 import { bootstrap as runBootstrap } from './bootstrap.js';
 import { FlagmountClient } from './client/flagmount-client.js';
+import type { RequestFlags } from './client/request-flags.js';
+import { RequestScope } from './client/request-scope.js';
 import { dashboardApiRoutes, dashboardRoutes } from './dashboard/routes.js';
 import { createHandler, type CoreHandler } from './http/handler.js';
 import { InFlight } from './http/in-flight.js';
@@ -29,6 +31,13 @@ export interface Flagmount {
   readonly bootstrap: BootstrapResult | undefined;
   readonly routes: readonly RouteDefinition[];
   readonly services: Services;
+  /**
+   * The flags of the request under way, from anywhere below its handler: on when a mount's request binding has
+   * `current: true` (AsyncLocalStorage); undefined outside a request or when off.
+   */
+  current(): RequestFlags | undefined;
+  /** Where adapters keep the current request's flags (see `current`). */
+  readonly requestScope: RequestScope;
   /** Flushes buffered writes, ends streams, stops timers, closes the store. Idempotent. */
   close(): Promise<void>;
 }
@@ -91,7 +100,10 @@ export async function createFlagmount(options: FlagmountOptions): Promise<Flagmo
   const defaultClient = clientFor(options.environment ?? (await defaultEnvironment(storage)));
 
   let closing: Promise<void> | undefined;
+  const requestScope = new RequestScope();
   return {
+    requestScope,
+    current: () => requestScope.current(),
     handler,
     client: defaultClient,
     clientFor,
