@@ -14,6 +14,7 @@ const benches: Record<string, () => Promise<BenchModule>> = {
   ingestion: () => import('./ingestion.js'),
   memory: () => import('./memory.js'),
   propagation: () => import('./propagation.js'),
+  'request-client': () => import('./request-client.js'),
   startup: () => import('./startup.js'),
 };
 

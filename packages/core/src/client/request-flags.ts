@@ -7,13 +7,21 @@ import type { Flag, FlagConfig, FlagContext, TrackOptions } from './types.js';
  * the same value and record nothing, so a page that asks five times counts once.
  */
 class RequestFlag implements Flag {
+  #flag: Flag | undefined;
   #enabled: boolean | undefined;
   #config: FlagConfig | undefined;
 
-  constructor(private readonly flag: Flag) {}
+  constructor(
+    readonly key: string,
+    private readonly owner: RequestFlags,
+    /** Known when `isEnabled(key)` was asked first: then only `config` or `track` evaluates the flag. */
+    enabled: boolean | undefined,
+  ) {
+    this.#enabled = enabled;
+  }
 
-  get key(): string {
-    return this.flag.key;
+  private get flag(): Flag {
+    return (this.#flag ??= this.owner.client.getFlag(this.owner.context, this.key));
   }
 
   get isEnabled(): boolean {
@@ -34,6 +42,10 @@ class RequestFlag implements Flag {
  * bound to the context the host's `context(hostRequest)` gave, that evaluates each flag once per request.
  */
 export class RequestFlags {
+  // The first flag asked with `isEnabled` lives in two fields, so the usual request (a flag or two) makes no Map.
+  #firstKey: string | undefined;
+  #firstEnabled = false;
+  #enabled: Map<string, boolean> | undefined;
   #memo: Map<string, RequestFlag> | undefined;
   #all: Record<string, Flag> | undefined;
 
@@ -46,13 +58,28 @@ export class RequestFlags {
 
   /** Whether the flag is on for this request; the first read records the check. */
   isEnabled(flagKey: string): boolean {
-    return this.getFlag(flagKey).isEnabled;
+    if (flagKey === this.#firstKey) return this.#firstEnabled;
+    const known = this.#enabled?.get(flagKey) ?? this.#memo?.get(flagKey)?.isEnabled;
+    if (known !== undefined) return known;
+    const enabled = this.client.isEnabled(flagKey, this.context);
+    if (this.#firstKey === undefined) {
+      this.#firstKey = flagKey;
+      this.#firstEnabled = enabled;
+    } else {
+      (this.#enabled ??= new Map()).set(flagKey, enabled);
+    }
+    return enabled;
   }
 
+  /** The flag for this request; `isEnabled` and `config` record their check on the first read of the request only. */
   getFlag(flagKey: string): Flag {
     const memo = (this.#memo ??= new Map());
     let flag = memo.get(flagKey);
-    if (!flag) memo.set(flagKey, (flag = new RequestFlag(this.client.getFlag(this.context, flagKey))));
+    if (!flag) {
+      // Asked with isEnabled already: that check is recorded, this flag's isEnabled answers without another.
+      const enabled = flagKey === this.#firstKey ? this.#firstEnabled : this.#enabled?.get(flagKey);
+      memo.set(flagKey, (flag = new RequestFlag(flagKey, this, enabled)));
+    }
     return flag;
   }
 
