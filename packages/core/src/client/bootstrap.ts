@@ -62,7 +62,8 @@ function rawFlag(evaluation: FlagEvaluation, clearedConfigVersion: number | unde
     config: {
       key: matched ? config.key! : undefined,
       payload: matched ? config.payload : undefined,
-      targetingVersion: config?.version ?? clearedConfigVersion,
+      // `/features` always serves a config (version 0 when it never had one), so the SDK always has its version.
+      targetingVersion: config?.version ?? clearedConfigVersion ?? 0,
       ruleEvaluationResults: [...(config?.ruleEvaluationResults ?? [])],
       missingContextFields: [...(config?.missingContextFields ?? [])],
     },
