@@ -16,6 +16,7 @@ const benches: Record<string, () => Promise<BenchModule>> = {
   memory: () => import('./memory.js'),
   preview: () => import('./preview.js'),
   propagation: () => import('./propagation.js'),
+  'request-client': () => import('./request-client.js'),
   startup: () => import('./startup.js'),
 };
 

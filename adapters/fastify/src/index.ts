@@ -1,6 +1,12 @@
 import {
   createMount,
+  flagIsOn,
+  flagOff,
   handleNodeRequest,
+  requestBinder,
+  type RequestFlags,
+  type RequestFlagsOptions,
+  type RequireFlagOptions,
   mergeVary,
   normalizePrefix,
   pathBelow,
@@ -16,8 +22,15 @@ import {
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import fp from 'fastify-plugin';
 
-export interface FlagmountFastifyOptions extends MountOptions {
+export interface FlagmountFastifyOptions extends MountOptions, Partial<RequestFlagsOptions<FastifyRequest>> {
   instance: Flagmount;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** This request's flags, bound from the plugin's `context` option. */
+    flags: RequestFlags;
+  }
 }
 
 /** A body our catch-all parser kept as text: the core parses it, so the answer matches the other adapters. */
@@ -38,13 +51,56 @@ const METHODS: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE',
  * parsers and error handler are untouched. Registering it twice (management and runtime on two prefixes) works.
  */
 const plugin: FastifyPluginAsync<FlagmountFastifyOptions> = async (app, options) => {
-  const { instance, prefix, ...mountOptions } = options;
+  const { instance, prefix, context, current, environment, ...mountOptions } = options;
   const mount = createMount(instance, mountOptions);
+  // Not encapsulated (fastify-plugin): the decoration and its hook reach every route of the host.
+  if (context) bindRequests(app, requestBinder(instance, { context, current, ...(environment !== undefined ? { environment } : {}) }));
   await app.register(async (scope) => routes(scope, mount), { prefix: normalizePrefix(prefix) });
 };
 
 export const flagmountFastify = fp(plugin, { fastify: '5.x', name: '@flagmount/fastify' });
 export default flagmountFastify;
+
+function bindRequests(app: FastifyInstance, binder: ReturnType<typeof requestBinder<FastifyRequest>>): void {
+  if (!app.hasRequestDecorator('flags')) app.decorateRequest('flags', null as unknown as RequestFlags);
+  // A callback hook, so that the rest of the request runs inside `binder.run` (`flags.current()`).
+  app.addHook('onRequest', (request, _reply, done) => {
+    let bound: RequestFlags | Promise<RequestFlags>;
+    try {
+      bound = binder.bind(request);
+    } catch (error) {
+      done(error as Error);
+      return;
+    }
+    const go = (flags: RequestFlags) => {
+      request.flags = flags;
+      binder.run(flags, () => done());
+    };
+    if (bound instanceof Promise) bound.then(go, (error: Error) => done(error));
+    else go(bound);
+  });
+}
+
+/**
+ * A route guard, as a preHandler: `app.get('/beta', { preHandler: requireFlag('beta') }, handler)`. When the flag is
+ * off for the request, the host's not-found handler answers (or `status` through its error handler, `redirect`, `handler`).
+ */
+export function requireFlag(
+  flagKey: string,
+  options: RequireFlagOptions<(request: FastifyRequest, reply: FastifyReply) => unknown> = {},
+): (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> {
+  return async function flagmountRequireFlag(request, reply) {
+    if (flagIsOn(request.flags, flagKey)) return;
+    if (options.handler) return options.handler(request, reply);
+    if (options.redirect !== undefined) return reply.redirect(options.redirect);
+    if (options.status === undefined) {
+      reply.callNotFound();
+      // An async hook that answered returns the reply, so that Fastify stops the route there.
+      return reply;
+    }
+    throw flagOff(flagKey, options.status);
+  };
+}
 
 async function routes(scope: FastifyInstance, mount: Mount): Promise<void> {
   // Every body reaches the core as text, which parses JSON as it does under Express and Koa. Fastify's JSON parser
@@ -61,7 +117,7 @@ async function routes(scope: FastifyInstance, mount: Mount): Promise<void> {
     // covers a match of the prefix spelled another way (a case-insensitive router, `/%66lags`, doubled slashes).
     const url = request.url;
     const below = pathBelow(scope.prefix, url) ?? pathBelowSegments(scope.prefix, url);
-    const response = handleNodeRequest(mount, request.raw, reply.raw, below, body, query(request));
+    const response = handleNodeRequest(mount, request.raw, reply.raw, below, body, query(request), request);
     if (response instanceof Promise) return response.then((answered) => send(reply, answered, noOnSendHook(request)));
     // Answered at once (the usual evaluate request): Fastify wants nothing back from a handler that has sent.
     send(reply, response, noOnSendHook(request));

@@ -1,12 +1,18 @@
 import {
   createMount,
+  flagIsOn,
+  flagOff,
   handleNodeRequest,
   mergeVary,
   pathBelow,
+  requestBinder,
   sendNodeResponse,
   type CoreResponse,
   type Flagmount,
   type MountOptions,
+  type RequestFlags,
+  type RequestFlagsOptions,
+  type RequireFlagOptions,
 } from '@flagmount/core';
 import type { Context, Middleware, Next } from 'koa';
 
@@ -32,7 +38,7 @@ export function flagmountKoa(instance: Flagmount, options: FlagmountKoaOptions =
     if (below === undefined) return next();
     const parsed = (ctx.request as { body?: unknown }).body;
     // Never rejects (see handleNodeRequest): nothing reaches Koa's error handling or `app.on('error')`.
-    const response = handleNodeRequest(mount, ctx.req, ctx.res, below, { parsed });
+    const response = handleNodeRequest(mount, ctx.req, ctx.res, below, { parsed }, undefined, ctx);
     if (response instanceof Promise) return response.then((answer) => send(ctx, answer));
     send(ctx, response);
   };
@@ -66,4 +72,37 @@ function send(ctx: Context, response: CoreResponse): void {
     ctx.body = '';
     if (!response.headers['content-type']) ctx.remove('Content-Type');
   }
+}
+
+declare module 'koa' {
+  interface DefaultState {
+    /** This request's flags, bound by `requestFlags(instance, { context })`. */
+    flags: RequestFlags;
+  }
+}
+
+/**
+ * Binds flags to every request: `app.use(requestFlags(instance, { context: (ctx) => ({ user: ctx.state.user }) }))`,
+ * then `ctx.state.flags.isEnabled('beta')` downstream. A failing `context` throws into the host's error handling (500).
+ */
+export function requestFlags(instance: Flagmount, options: RequestFlagsOptions<Context>): Middleware {
+  const binder = requestBinder(instance, options);
+  return async function flagmountRequestFlags(ctx: Context, next: Next): Promise<void> {
+    const flags = await binder.bind(ctx);
+    ctx.state.flags = flags;
+    await binder.run(flags, next);
+  };
+}
+
+/**
+ * A route guard: `router.get('/beta', requireFlag('beta'), handler)`. When the flag is off for the request, the host
+ * answers as for any missing page (a 404 thrown into its error handling), or `redirect`, or `handler`.
+ */
+export function requireFlag(flagKey: string, options: RequireFlagOptions<Middleware> = {}): Middleware {
+  return async function flagmountRequireFlag(ctx: Context, next: Next): Promise<void> {
+    if (flagIsOn(ctx.state.flags as RequestFlags | undefined, flagKey)) await next();
+    else if (options.handler) await options.handler(ctx, next);
+    else if (options.redirect !== undefined) ctx.redirect(options.redirect);
+    else throw flagOff(flagKey, options.status);
+  };
 }

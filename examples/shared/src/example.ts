@@ -4,7 +4,7 @@
  * framework-specific (its routes and how it mounts Flagmount). Not a package: the apps import it relatively.
  */
 import type { Server } from 'node:http';
-import { createFlagmount, type Flagmount, type Storage } from '@flagmount/core';
+import { createFlagmount, type Flagmount, type RequestFlags, type Storage } from '@flagmount/core';
 import { postgresStorage } from '@flagmount/storage-postgres';
 import { sqliteStorage } from '@flagmount/storage-sqlite';
 
@@ -64,22 +64,13 @@ export function createExampleFlagmount(config: ExampleConfig): Promise<Flagmount
 
 /** The host's demo routes, framework-free: each app wires them to its own router. */
 export const demo = {
-  homePage(framework: string): string {
-    return `<!doctype html><meta charset="utf-8"><title>Flagmount on ${framework}</title>
-<h1>Flagmount on ${framework}</h1>
-<p>This host app has its own routes; Flagmount is mounted at <code>${PREFIX}</code>.</p>
-<ul>
-  <li><a href="/api/checkout?userId=alice">/api/checkout?userId=alice</a>: answers from an in-process flag check</li>
-  <li><a href="${PREFIX}/ui">${PREFIX}/ui</a>: dashboard</li>
-  <li><code>${PREFIX}/apps</code>, <code>${PREFIX}/features</code>, …: the Reflag-compatible API</li>
-</ul>
-<p>Create the flag <code>new-checkout</code> and target a user to see <code>/api/checkout</code> change.</p>`;
-  },
-
-  /** No network hop: the check runs against the compiled snapshot in this process. */
-  checkout(instance: Flagmount, userId: string | undefined): { userId: string; checkout: 'new' | 'classic' } {
-    const id = userId || 'anonymous';
-    const enabled = instance.client.isEnabled('new-checkout', { user: { id } });
+  /**
+   * No network hop: the check runs against the compiled snapshot in this process, for the request's own user
+   * (`req.flags`), or for `userId` when one is given.
+   */
+  checkout(flags: RequestFlags, userId: string | undefined): { userId: string; checkout: 'new' | 'classic' } {
+    const id = userId || String(flags.context.user?.id ?? 'anonymous');
+    const enabled = userId ? flags.client.isEnabled('new-checkout', { user: { id } }) : flags.isEnabled('new-checkout');
     return { userId: id, checkout: enabled ? 'new' : 'classic' };
   },
 };
@@ -90,7 +81,8 @@ export function printStartup(instance: Flagmount, framework: string, config: Exa
   const api = origin + PREFIX;
   log.info(`Flagmount example on ${framework}: ${origin}/`);
   log.info(`  storage     ${config.pgUrl ? `postgres (FLAGMOUNT_PG_URL), schema ${config.pgSchema ?? 'public'}` : `sqlite ${config.dbFile}`}`);
-  log.info(`  host routes ${origin}/  ${origin}/api/checkout?userId=alice`);
+  log.info(`  host routes ${origin}/  ${origin}/api/checkout?userId=alice  ${origin}/beta`);
+  log.info(`  sign in     curl -c jar -H 'content-type: application/json' -d '{"name":"alice","role":"admin"}' ${origin}/login`);
   log.info(`  Flagmount   ${api}  (dashboard ${api}/ui)`);
   const boot = instance.bootstrap;
   if (boot?.created) {

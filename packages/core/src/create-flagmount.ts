@@ -1,6 +1,8 @@
 import { bootstrap as runBootstrap } from './bootstrap.js';
 import { FlagmountClient } from './client/flagmount-client.js';
 import type { ClientAnalyticsStats } from './client/event-buffer.js';
+import type { RequestFlags } from './client/request-flags.js';
+import { RequestScope } from './client/request-scope.js';
 import { dashboardApiRoutes, dashboardRoutes } from './dashboard/routes.js';
 import { createHandler, type CoreHandler } from './http/handler.js';
 import { InFlight } from './http/in-flight.js';
@@ -37,6 +39,13 @@ export interface Flagmount {
    * updates dropped because the bounded buffer was full, rows waiting for the next flush, failed flushes.
    */
   stats(): FlagmountStats;
+  /**
+   * The flags of the request under way, from anywhere below its handler: on when a mount's request binding has
+   * `current: true` (AsyncLocalStorage); undefined outside a request or when off.
+   */
+  current(): RequestFlags | undefined;
+  /** Where adapters keep the current request's flags (see `current`). */
+  readonly requestScope: RequestScope;
   /** Flushes buffered writes, ends streams, stops timers, closes the store. Idempotent. */
   close(): Promise<void>;
 }
@@ -106,7 +115,10 @@ export async function createFlagmount(options: FlagmountOptions): Promise<Flagmo
   await scheduler.start();
 
   let closing: Promise<void> | undefined;
+  const requestScope = new RequestScope();
   return {
+    requestScope,
+    current: () => requestScope.current(),
     handler,
     client: defaultClient,
     clientFor,

@@ -16,10 +16,15 @@ export type { RouteDefinition, AuthRequirement, Principal } from './http/route.j
 export { HttpError, type ErrorCode, type Issues } from './http/http-error.js';
 export { ErrorBodySchema, type ErrorBody } from './schemas/error.js';
 export * from './adapter/index.js';
+export * from './host/index.js';
 
 export type { FeatureDefinition } from './snapshot/build-snapshot.js';
 export type { IngestBatch, EntityUpsert } from './ingestion/ingest-batch.js';
 export { FlagmountClient } from './client/flagmount-client.js';
+export { BoundFlagmountClient } from './client/bound-client.js';
+export { RequestFlags } from './client/request-flags.js';
+export type { BootstrappedFlag, BootstrappedFlags } from './client/bootstrap.js';
+export type { Flag, FlagConfig, FlagContext, FlagOverride, EntityId, TrackOptions } from './client/types.js';
 export { toFlagmountContext, InvalidContextError } from './ofrep/context.js';
 export { ofrepRoutes } from './ofrep/routes.js';
 export { buildOpenApiDocument, documented, type OperationDoc, type ResponseDoc } from './openapi/index.js';

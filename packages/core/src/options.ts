@@ -1,3 +1,4 @@
+import type { HostSignIn } from './host/host-authenticate.js';
 import type { LogFunction, Logger } from './logger.js';
 import type { Storage } from './storage/port.js';
 import type { ManagementScope } from './storage/records.js';
@@ -84,6 +85,8 @@ export interface ResolvedOptions {
   cors: Required<Pick<CorsOptions, 'credentials' | 'management'>> & { origins: NonNullable<CorsOptions['origins']> };
   dashboard: boolean;
   optIn: 'secret' | 'publishable' | 'off';
+  /** The host's sign-in, as a mount sets it (`MountOptions.authenticate`); none on the instance's own handler. */
+  host: HostSignIn;
 }
 
 export const ALL_SCOPES: ManagementScope[] = ['read', 'write:flags', 'write:flag:targeting', 'write:entities', 'admin'];
@@ -132,5 +135,6 @@ export function resolveOptions(options: FlagmountOptions): ResolvedOptions {
     },
     dashboard: options.dashboard ?? false,
     optIn: options.optIn ?? 'secret',
+    host: { trustedOrigins: [] },
   };
 }

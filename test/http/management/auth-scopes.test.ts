@@ -42,8 +42,10 @@ forEachAdapter((harness) => {
     it('documents the scope of every route: read for GET, admin for apps/envs/stages/segments/members/keys writes', async () => {
       const h = harness();
       const table = Object.fromEntries((await concreteRoutes(h)).map(({ route }) => [`${route.method} ${route.path}`, requiredScope(route)]));
-      for (const [name, scope] of Object.entries(table)) if (name.startsWith('GET ')) expect(scope, name).toBe('read');
+      // GET /me answers any valid caller: a key of any scope learns who it is.
+      for (const [name, scope] of Object.entries(table)) if (name.startsWith('GET ') && name !== 'GET /me') expect(scope, name).toBe('read');
       expect(table).toMatchObject({
+        'GET /me': 'any',
         'POST /apps/{appId}/flags': 'write:flags',
         'PATCH /apps/{appId}/flags/{flagId}': 'write:flags',
         'PATCH /apps/{appId}/envs/{envId}/users/{userId}/flags': 'write:flag:targeting',
@@ -88,7 +90,7 @@ forEachAdapter((harness) => {
       await expectNothingStored(h, async () => {
         for (const { route, path } of routes) {
           for (const scope of SCOPES) {
-            if (scope === 'admin' || scope === requiredScope(route)) continue;
+            if (scope === 'admin' || scope === requiredScope(route) || requiredScope(route) === 'any') continue;
             const res = await h.request(route.method, path, { key: keys[scope], ...bodyFor(route) });
             expectError(res, 403, 'unauthorized');
           }

@@ -1,7 +1,7 @@
 import { createFlagmount, type Flagmount, type FlagmountOptions, type Storage } from '@flagmount/core';
 import { memoryStorage } from '@flagmount/storage-memory';
 import { afterEach, beforeEach, describe } from 'vitest';
-import { selectedAdapters, type AdapterFactory, type HostServer } from './adapters.js';
+import { selectedAdapters, type AdapterFactory, type HostOptions, type HostServer } from './adapters.js';
 
 export const MANAGEMENT_KEY = 'fmk_test_management_key_0123456789abcdefghij';
 export const SDK_KEYS = {
@@ -51,6 +51,8 @@ export interface HarnessOptions {
   prefix?: string;
   storage?: Storage;
   options?: Partial<Omit<FlagmountOptions, 'storage'>>;
+  /** The host app around the mount: its body parser, the mount's options (`authenticate`…). */
+  host?: HostOptions;
 }
 
 export async function startHarness(adapter: AdapterFactory, opts: HarnessOptions = {}): Promise<Harness> {
@@ -63,7 +65,7 @@ export async function startHarness(adapter: AdapterFactory, opts: HarnessOptions
   });
   let host: HostServer;
   try {
-    host = await adapter.listen(instance, prefix);
+    host = await adapter.listen(instance, prefix, opts.host);
   } catch (error) {
     await instance.close();
     throw error;

@@ -1,3 +1,4 @@
+import type { HostAuthenticate } from '../host/host-authenticate.js';
 import type { CorsOptions } from '../options.js';
 
 /** Options every framework adapter takes, typed once here so the three behave alike. */
@@ -15,6 +16,17 @@ export interface MountOptions {
   cors?: CorsOptions;
   /** Largest request body this mount reads, in bytes; defaults to the instance's `maxBodyBytes`. */
   maxBodyBytes?: number;
+  /**
+   * The host's sign-in for the management API and the dashboard: the person signed in on this request (Express
+   * `req`, Koa `ctx`, Fastify `request`) as `{ id, name, email?, role, environments? }`, or null. May be async.
+   * Asked only for management requests that carry no bearer key; keys keep working beside it.
+   */
+  authenticate?: HostAuthenticate;
+  /**
+   * Origins allowed to send cookie-authenticated writes though they are not this site (`https://admin.example.com`).
+   * Same-origin requests always pass; others are refused (403) without a token to manage.
+   */
+  trustedOrigins?: string[];
 }
 
 /** `/flags/` → `/flags`, `flags` → `/flags`, `/` or '' → ''. */

@@ -1,5 +1,6 @@
 import type { Flagmount } from '../create-flagmount.js';
 import { createHandler, type CoreHandler } from '../http/handler.js';
+import type { HostSignIn } from '../host/host-authenticate.js';
 import type { Logger } from '../logger.js';
 import { countOption, type CorsOptions } from '../options.js';
 import type { Services } from '../services.js';
@@ -21,7 +22,8 @@ export interface Mount {
 export function createMount(instance: Flagmount, options: MountOptions = {}): Mount {
   const base = instance.services.options;
   const narrowed = options.management !== undefined || options.runtime !== undefined;
-  const reconfigured = narrowed || options.cors !== undefined || options.maxBodyBytes !== undefined;
+  const signIn = options.authenticate !== undefined || options.trustedOrigins !== undefined;
+  const reconfigured = narrowed || signIn || options.cors !== undefined || options.maxBodyBytes !== undefined;
   const maxBodyBytes = countOption('maxBodyBytes', options.maxBodyBytes, base.maxBodyBytes);
   const { logger } = instance.services;
   const prefix = normalizePrefix(options.prefix);
@@ -32,12 +34,20 @@ export function createMount(instance: Flagmount, options: MountOptions = {}): Mo
   const services: Services = Object.freeze({
     ...instance.services,
     now: instance.services.now,
-    options: { ...base, cors, maxBodyBytes },
+    options: { ...base, cors, maxBodyBytes, host: hostSignIn(options) },
   });
   const management = options.management ?? base.mount.management;
   const runtime = options.runtime ?? base.mount.runtime;
   const routes = instance.routes.filter((r) => (r.surface === 'management' ? management : runtime));
   return { prefix, maxBodyBytes, handle: createHandler(services, routes), logger };
+}
+
+function hostSignIn(options: MountOptions): HostSignIn {
+  if (options.authenticate !== undefined && typeof options.authenticate !== 'function') {
+    throw new TypeError('Flagmount mount option authenticate must be a function');
+  }
+  const trustedOrigins = (options.trustedOrigins ?? []).map((origin) => origin.toLowerCase().replace(/\/+$/, ''));
+  return options.authenticate ? { authenticate: options.authenticate, trustedOrigins } : { trustedOrigins };
 }
 
 function definedOnly(cors: CorsOptions): CorsOptions {

@@ -109,13 +109,14 @@ export function toCoreRequest(
   body: RequestBody,
   res?: ServerResponse,
   parsedQuery?: unknown,
+  hostRequest?: unknown,
 ): CoreRequest {
   const q = pathAndQuery.indexOf('?');
   const path = q === -1 ? pathAndQuery : pathAndQuery.slice(0, q);
   const text = q === -1 ? '' : pathAndQuery.slice(q + 1);
   const query = q === -1 ? [] : (parsedQuery !== undefined && queryPairsFromParsed(text, parsedQuery)) || queryPairs(text);
   const method = req.method ?? 'GET';
-  return new NodeCoreRequest(UPPER.test(method) ? method : method.toUpperCase(), path || '/', query, coreHeaders(req.headers), body, res);
+  return new NodeCoreRequest(UPPER.test(method) ? method : method.toUpperCase(), path || '/', query, coreHeaders(req.headers), body, res, hostRequest);
 }
 
 const UPPER = /^[A-Z]+$/;
@@ -153,6 +154,7 @@ class NodeCoreRequest implements CoreRequest {
     readonly headers: Record<string, string | undefined>,
     readonly body: RequestBody,
     private readonly res: ServerResponse | undefined,
+    readonly hostRequest: unknown,
   ) {}
 
   get signal(): AbortSignal | undefined {
@@ -269,6 +271,7 @@ export type HostBody = { parsed?: unknown } | { text: string } | { refused: unkn
  * @param pathAndQuery the URL below the mount prefix (`/features?x=1`)
  * @param parsedQuery the framework's parse of that query, when it made one anyway (Fastify): decoding ~300 bytes
  *   of `contextJson` a second time was ~1 µs of the evaluate route
+ * @param hostRequest the framework's request (Express `req`, Koa `ctx`, Fastify `request`) for the host's sign-in
  */
 export function handleNodeRequest(
   mount: Mount,
@@ -277,6 +280,7 @@ export function handleNodeRequest(
   pathAndQuery: string,
   hostBody: HostBody = {},
   parsedQuery?: unknown,
+  hostRequest?: unknown,
 ): CoreResponse | Promise<CoreResponse> {
   let read: RequestBody | Promise<RequestBody>;
   try {
@@ -288,11 +292,11 @@ export function handleNodeRequest(
   }
   if (read instanceof Promise) {
     return read.then(
-      (body) => handleRead(mount, req, res, pathAndQuery, body, parsedQuery),
-      (error: unknown) => handleRead(mount, req, res, pathAndQuery, { kind: 'unreadable', error }, parsedQuery),
+      (body) => handleRead(mount, req, res, pathAndQuery, body, parsedQuery, hostRequest),
+      (error: unknown) => handleRead(mount, req, res, pathAndQuery, { kind: 'unreadable', error }, parsedQuery, hostRequest),
     );
   }
-  return handleRead(mount, req, res, pathAndQuery, read, parsedQuery);
+  return handleRead(mount, req, res, pathAndQuery, read, parsedQuery, hostRequest);
 }
 
 // Module functions rather than closures: this runs for every request, and a closure made per call costs its
@@ -304,9 +308,10 @@ function handleRead(
   pathAndQuery: string,
   body: RequestBody,
   parsedQuery: unknown,
+  hostRequest: unknown,
 ) {
   try {
-    const response = mount.handle(toCoreRequest(req, pathAndQuery, body, res, parsedQuery));
+    const response = mount.handle(toCoreRequest(req, pathAndQuery, body, res, parsedQuery, hostRequest));
     if (!(response instanceof Promise)) return checkedResponse(response);
     return response.then(checkedResponse).then(undefined, (error: unknown) => failed(mount, req, error));
   } catch (error) {

@@ -1,3 +1,4 @@
+import type { BootstrappedFlags } from './bootstrap.js';
 import type { FlagmountClient } from './flagmount-client.js';
 import type { Flag, FlagContext, TrackOptions } from './types.js';
 
@@ -33,6 +34,11 @@ export class BoundFlagmountClient {
 
   getFlags(): Record<string, Flag> {
     return this.client.getFlags(this.context);
+  }
+
+  /** The node SDK's `getFlagsForBootstrap()` for the bound context. */
+  getFlagsForBootstrap(): BootstrappedFlags {
+    return this.client.getFlagsForBootstrap(this.context);
   }
 
   /** Every flag with the stored attributes of the bound user and company merged in (`client.getFlagsRemote`). */

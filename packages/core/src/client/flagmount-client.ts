@@ -4,6 +4,7 @@ import { invalidateRemoteContext, withRemoteContext } from '../runtime/context/r
 import type { Context } from '../schemas/context.js';
 import type { Services } from '../services.js';
 import type { EnvironmentState } from '../snapshot/environment-state.js';
+import { bootstrapFlags, type BootstrappedFlags } from './bootstrap.js';
 import { BoundFlagmountClient } from './bound-client.js';
 import { ClientFlag, NO_CONFIG, type FlagOwner } from './client-flag.js';
 import { EventBuffer, type ClientAnalyticsStats } from './event-buffer.js';
@@ -144,6 +145,15 @@ export class FlagmountClient implements FlagOwner {
   async getFlagRemote(flagKey: string, userId?: EntityId, companyId?: EntityId, additionalContext?: FlagContext): Promise<Flag> {
     const context = remoteArguments(userId, companyId, additionalContext);
     return this.flagFor(context, await this.withStored(context), flagKey);
+  }
+
+  /**
+   * What `@reflag/node-sdk`'s `getFlagsForBootstrap(context)` returns against the mount, for the browser SDK's
+   * `bootstrappedFlags`: plain data to serialise into a page. Syncs the user and company as the SDK does.
+   */
+  getFlagsForBootstrap(given: FlagContext): BootstrappedFlags {
+    const context = contextOf(given);
+    return bootstrapFlags(this.prepare(context), context, this.overrides);
   }
 
   /** A client bound to one context: `getFlag(key)`, `getFlags()`, `isEnabled(key)`, `track(event)`. */

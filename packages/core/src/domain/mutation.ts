@@ -17,7 +17,11 @@ export interface MutationTx extends Transaction {
 
 export interface MutationActor {
   orgId: string;
-  /** A management key id, `sdk:<envId>`, or `system`. */
+  /**
+   * Who did it, as audit entries name it: a management key id, `member:<memberId>` for a person (signed in by the
+   * host, or named by a tool that acts for one), `sdk:<envId>`, or `system`. Audit listings add `actorName` from
+   * it: the member's or the key's name.
+   */
   actor: string;
 }
 

@@ -1,3 +1,4 @@
+import { authenticatePerson } from '../host/host-authenticate.js';
 import { bearerToken, secretsEqual, sha256Hex } from '../security/secrets.js';
 import type { Services } from '../services.js';
 import type { ManagementScope } from '../storage/records.js';
@@ -10,29 +11,33 @@ const hasScope = (scopes: readonly ManagementScope[], scope: ManagementScope) =>
 
 /**
  * Management routes: a missing or unknown bearer (an SDK key included) is 401 `unauthenticated`; a valid key
- * without the route's scope is 403 `unauthorized`. Runtime routes: any key problem is 403 (runtime-api.md).
+ * without the route's scope is 403 `unauthorized`. Without a bearer, the host's sign-in is asked (when the mount
+ * has one). Runtime routes: any key problem is 403 (runtime-api.md).
  */
 export function authenticate(
   services: Services,
   request: CoreRequest,
   requirement: AuthRequirement,
+  params: Readonly<Record<string, string>>,
 ): Principal | Promise<Principal> {
   if (requirement.kind === 'public') return { kind: 'public' };
-  if (requirement.kind === 'management') return authenticateManagement(services, request, requirement.scope);
+  if (requirement.kind === 'management') return authenticateManagement(services, request, requirement.scope, params);
   return authenticateSdk(services, request, requirement.keys);
 }
 
 async function authenticateManagement(
   services: Services,
   request: CoreRequest,
-  scope: ManagementScope,
+  scope: ManagementScope | 'any',
+  params: Readonly<Record<string, string>>,
 ): Promise<Principal> {
   const token = bearerToken(request.headers.authorization);
-  if (!token) throw unauthenticated('Missing bearer token: send Authorization: Bearer <management API key>');
+  // A bearer key, when sent, decides alone: it is not a cookie a browser attaches by itself, so no CSRF check.
+  if (!token) return authenticatePerson(services, request, scope, params);
   const hash = sha256Hex(token);
   const key = await services.storage.managementKeys.getByHash(hash);
   if (!key || key.revokedAt || !secretsEqual(key.hash, hash)) throw unauthenticated('Invalid management API key');
-  if (!hasScope(key.scopes, scope)) throw unauthorized(`This key lacks the scope "${scope}"`);
+  if (scope !== 'any' && !hasScope(key.scopes, scope)) throw unauthorized(`This key lacks the scope "${scope}"`);
   return { kind: 'management', key };
 }
 

@@ -86,7 +86,7 @@ export function createHandler(services: Services, routes: readonly RouteDefiniti
     // from memory, and every promise in between is a turn of the microtask queue on the hottest route. (The
     // helpers take their state as arguments: a closure made per request is an allocation per request.)
     try {
-      const auth = authenticate(services, request, route.auth);
+      const auth = authenticate(services, request, route.auth, params);
       if (!(auth instanceof Promise)) return run(request, match, auth, extra);
       return auth.then((principal) => run(request, match, principal, extra)).then(undefined, (error: unknown) => fail(request, match, error, extra));
     } catch (error) {

@@ -1,19 +1,25 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { EnvironmentRecord, ManagementKeyRecord, ManagementScope } from '../storage/records.js';
+import type { Person, Role } from '../host/person.js';
 import type { Services } from '../services.js';
 import type { HttpError } from './http-error.js';
 import type { CoreRequest, CoreResponse } from './types.js';
 
 /** Who may call a route. */
 export type AuthRequirement =
-  /** A management API key holding `scope` (`admin` holds every scope). */
-  | { kind: 'management'; scope: ManagementScope }
+  /**
+   * A management API key holding `scope` (`admin` holds every scope), or a person signed in by the host whose role
+   * holds it; `any`: any valid key or person.
+   */
+  | { kind: 'management'; scope: ManagementScope | 'any' }
   /** An environment's SDK key: the secret one only (header), or either (publishable also as `?publishableKey=`). */
   | { kind: 'sdk'; keys: 'secret' | 'any' }
   | { kind: 'public' };
 
 export type Principal =
   | { kind: 'management'; key: ManagementKeyRecord }
+  /** A person signed in by the host; `role` is the one that applied to this request (its environment's). */
+  | { kind: 'person'; person: Person; orgId: string; role: Role }
   /**
    * `keys`: every SDK key the request sent, as sent, the one that decided first (the header's, else the query's): a
    * live stream checks they all still hold after a rotation, as a new request would.

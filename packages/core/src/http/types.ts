@@ -28,6 +28,11 @@ export interface CoreRequest {
   body: RequestBody;
   /** Aborted when the client goes away: long polls and streams stop early. */
   signal?: AbortSignal;
+  /**
+   * The framework's own request (Express `req`, Koa `ctx`, Fastify `request`), opaque to the core: handed to the
+   * host's `authenticate`, never read here.
+   */
+  hostRequest?: unknown;
 }
 
 /** A streamed body (Server-Sent Events). */

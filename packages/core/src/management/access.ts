@@ -1,4 +1,5 @@
 import type { MutationActor } from '../domain/mutation.js';
+import { personActor } from '../host/member-sync.js';
 import { HttpError, notFound, unauthenticated } from '../http/http-error.js';
 import type { Principal } from '../http/route.js';
 import type { Repositories } from '../storage/port.js';
@@ -16,16 +17,24 @@ export function managementKeyOf(principal: Principal): ManagementKeyRecord {
   return principal.key;
 }
 
+/** The organisation of a management key or of a person signed in by the host. */
+export function orgIdOf(principal: Principal): string {
+  if (principal.kind === 'person') return principal.orgId;
+  return managementKeyOf(principal).orgId;
+}
+
+/** Who a mutation is audited as: the key's id, or `member:<id>` for a person signed in by the host. */
 export function actorOf(principal: Principal): MutationActor {
+  if (principal.kind === 'person') return { orgId: principal.orgId, actor: personActor(principal.person.id) };
   const key = managementKeyOf(principal);
   return { orgId: key.orgId, actor: key.id };
 }
 
 export async function loadApp(repos: Repositories, principal: Principal, appId: string): Promise<AppRecord> {
-  const key = managementKeyOf(principal);
+  const orgId = orgIdOf(principal);
   const app = await repos.apps.get(appId);
   if (!app) throw notFound(`App ${appId}`);
-  if (app.orgId !== key.orgId) throw unauthenticated('This management API key does not belong to the organization of this app');
+  if (app.orgId !== orgId) throw unauthenticated('This management API key does not belong to the organization of this app');
   return app;
 }
 

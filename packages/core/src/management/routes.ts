@@ -18,6 +18,7 @@ import { createFlagRoute } from './flags/create-flag.js';
 import { listFlagsRoute } from './flags/list-flags-route.js';
 import { updateFlagRoute } from './flags/update-flag.js';
 import { createKeyRoute, listKeysRoute, revokeKeyRoute } from './keys/key-routes.js';
+import { getMeRoute } from './me/me-route.js';
 import { getMemberRoute, listMembersRoute, putMemberRoute } from './members/member-routes.js';
 import { createSegmentRoute } from './segments/create-segment.js';
 import { deleteSegmentRoute } from './segments/delete-segment.js';
@@ -66,6 +67,7 @@ export const extensionManagementRoutes: RouteDefinition[] = [
   listMembersRoute,
   getMemberRoute,
   putMemberRoute,
+  getMeRoute,
   getTargetingRoute,
   putTargetingRoute,
   previewTargetingRoute,

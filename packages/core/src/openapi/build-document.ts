@@ -148,7 +148,7 @@ function headerObjects(headers: NonNullable<ResponseDoc['headers']>, components:
 function security(route: RouteDefinition): Json[] {
   switch (route.auth.kind) {
     case 'management':
-      return [{ managementKey: [route.auth.scope] }];
+      return [{ managementKey: route.auth.scope === 'any' ? [] : [route.auth.scope] }];
     case 'sdk':
       return route.auth.keys === 'secret' ? [{ sdkKey: ['secret'] }] : [{ sdkKey: [] }, { publishableKey: [] }];
     default:

@@ -1,6 +1,6 @@
 import { defineRoute } from '../../http/route.js';
 import { ListAppsQuerySchema, ListAppsResponseSchema } from '../../schemas/app.js';
-import { managementKeyOf } from '../access.js';
+import { orgIdOf } from '../access.js';
 import { appHeader } from '../views.js';
 
 /**
@@ -18,7 +18,7 @@ export const listAppsRoute = defineRoute({
   query: ListAppsQuerySchema,
   response: ListAppsResponseSchema,
   async handle({ query, principal, services }) {
-    const { orgId } = managementKeyOf(principal);
+    const orgId = orgIdOf(principal);
     if (query.orgId !== undefined && query.orgId !== orgId) return { data: [] };
     const apps = await services.storage.apps.list({ orgId });
     return { data: await Promise.all(apps.map((app) => appHeader(services.storage, app))) };

@@ -4,7 +4,10 @@ import { AUDIT_LIMIT_DEFAULT, ListAuditQuerySchema, ListAuditResponseSchema, typ
 import { AppParamsSchema } from '../../schemas/common.js';
 import type { Services } from '../../services.js';
 import type { AuditRecord } from '../../storage/records.js';
-import { loadApp, managementKeyOf } from '../access.js';
+import { personActor } from '../../host/member-sync.js';
+import { loadApp, orgIdOf } from '../access.js';
+
+const PERSON_PREFIX = personActor('');
 
 /** The cursor is opaque to callers: base64url of the last entry's (createdAt, id), the store's own page key. */
 export const encodeCursor = (row: Pick<AuditRecord, 'createdAt' | 'id'>): string =>
@@ -22,11 +25,12 @@ export function decodeCursor(cursor: string): { createdAt: string; id: string } 
   throw invalidRequest('Invalid query parameters', { before: ['is not a cursor returned by this endpoint (nextCursor)'] });
 }
 
-const toAuditEntry = (row: AuditRecord): AuditEntry => ({
+const toAuditEntry = (row: AuditRecord, names: ReadonlyMap<string, string>): AuditEntry => ({
   id: row.id,
   appId: row.appId,
   envId: row.envId,
   actor: row.actor,
+  actorName: names.get(row.actor) ?? null,
   action: row.action,
   targetType: row.targetType,
   targetId: row.targetId,
@@ -69,7 +73,7 @@ export const listOrganizationAuditRoute = defineRoute({
   query: ListAuditQuerySchema,
   response: ListAuditResponseSchema,
   async handle({ query, principal, services }) {
-    return auditPage(services, { orgId: managementKeyOf(principal).orgId }, query);
+    return auditPage(services, { orgId: orgIdOf(principal) }, query);
   },
 });
 
@@ -80,5 +84,24 @@ async function auditPage(services: Services, scope: { orgId: string; appId?: str
   const rows = await services.storage.audit.list({ ...scope, limit: limit + 1, ...(before ? { before } : {}) });
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  return { data: page.map(toAuditEntry), nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+  const names = await actorNames(services, scope.orgId, page);
+  return { data: page.map((row) => toAuditEntry(row, names)), nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+}
+
+/**
+ * The readable name of each actor of a page, looked up once per actor: a member's name (`member:<id>`), else a
+ * management key's. Names are read now, so a renamed member shows under their current name.
+ */
+async function actorNames(services: Services, orgId: string, rows: AuditRecord[]): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  for (const actor of new Set(rows.map((row) => row.actor))) {
+    if (actor.startsWith(PERSON_PREFIX)) {
+      const member = await services.storage.members.get(actor.slice(PERSON_PREFIX.length));
+      if (member && member.orgId === orgId) names.set(actor, member.name);
+    } else if (!actor.startsWith('sdk:') && actor !== 'system') {
+      const key = await services.storage.managementKeys.get(actor);
+      if (key && key.orgId === orgId) names.set(actor, key.name);
+    }
+  }
+  return names;
 }

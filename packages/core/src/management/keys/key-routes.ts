@@ -12,7 +12,7 @@ import {
 } from '../../schemas/management-key.js';
 import { sha256Hex } from '../../security/secrets.js';
 import type { ManagementKeyRecord } from '../../storage/records.js';
-import { actorOf, managementKeyOf } from '../access.js';
+import { actorOf, orgIdOf } from '../access.js';
 
 /** Never the hash, never the secret. */
 const toManagementKey = (row: ManagementKeyRecord): ManagementKey => ({
@@ -36,7 +36,7 @@ export const listKeysRoute = defineRoute({
   auth: { kind: 'management', scope: 'read' },
   response: ListManagementKeysResponseSchema,
   async handle({ principal, services }) {
-    const { orgId } = managementKeyOf(principal);
+    const orgId = orgIdOf(principal);
     return { data: (await services.storage.managementKeys.listByOrg(orgId)).map(toManagementKey) };
   },
 });

@@ -3,7 +3,7 @@ import { notFound } from '../../http/http-error.js';
 import { defineRoute } from '../../http/route.js';
 import { ListMembersResponseSchema, MemberParamsSchema, PutMemberBodySchema, UserHeaderSchema } from '../../schemas/member.js';
 import type { MemberRecord } from '../../storage/records.js';
-import { actorOf, managementKeyOf } from '../access.js';
+import { actorOf, orgIdOf } from '../access.js';
 import { toUserHeader } from '../views.js';
 
 /**
@@ -22,7 +22,7 @@ export const listMembersRoute = defineRoute({
   auth: { kind: 'management', scope: 'read' },
   response: ListMembersResponseSchema,
   async handle({ principal, services }) {
-    const { orgId } = managementKeyOf(principal);
+    const orgId = orgIdOf(principal);
     return { data: (await services.storage.members.listByOrg(orgId)).map(toUserHeader) };
   },
 });
@@ -38,7 +38,7 @@ export const getMemberRoute = defineRoute({
   params: MemberParamsSchema,
   response: UserHeaderSchema,
   async handle({ params, principal, services }) {
-    const { orgId } = managementKeyOf(principal);
+    const orgId = orgIdOf(principal);
     const member = await services.storage.members.get(params.memberId);
     if (!member || member.orgId !== orgId) throw notFound(`Member ${params.memberId}`);
     return toUserHeader(member);

@@ -1,0 +1,108 @@
+import { createFlagmount, requestBinder, silentLogger, type FlagContext, type Flagmount, type RequestFlags } from '@flagmount/core';
+import { memoryStorage } from '@flagmount/storage-memory';
+import { interleave, type Measurement, type Subject } from './lib/measure.js';
+import type { BenchResult, Cell } from './lib/result.js';
+import { formatNumber } from './lib/table.js';
+
+/**
+ * Issue 36: what a request-bound client costs next to the plain in-process call. Per operation, one host request
+ * asks one flag: `flags.client.isEnabled(key, context)` against binding the request (the host's `context(req)`,
+ * a `RequestFlags`) and `req.flags.isEnabled(key)` — the worst case for the per-request memo, which pays off from
+ * the second read. Then the same with `current: true` (AsyncLocalStorage around the rest of the request). The flag:
+ * `company.plan IS enterprise`, then a 50% rollout on the user id; 200,000 distinct users, checks recorded.
+ */
+
+const CONTEXTS = Number(process.env.BENCH_REQUEST_CONTEXTS ?? 200_000);
+const ROUNDS = 10;
+const BATCH = CONTEXTS / ROUNDS;
+const FLAG = 'bench';
+const KEY = 'fmk_bench_management_key_0123456789abcdefghij';
+
+interface FakeRequest {
+  context: FlagContext;
+}
+
+const requests: FakeRequest[] = Array.from({ length: CONTEXTS }, (_, i) => ({
+  context: { user: { id: `user-${Math.imul(i + 1, 2654435761) >>> 0}` }, company: { id: `co-${i % 997}`, plan: i % 10 ? 'pro' : 'enterprise' } },
+}));
+
+async function instanceWithFlag(): Promise<Flagmount> {
+  const instance = await createFlagmount({ storage: memoryStorage(), logger: silentLogger, bootstrap: { managementKey: KEY } });
+  const { appId, environments } = instance.bootstrap!;
+  const call = (method: string, path: string, value: unknown) =>
+    instance.handler({ method, path, query: [], headers: { authorization: `Bearer ${KEY}` }, body: { kind: 'parsed', value } });
+  await call('POST', `/apps/${appId}/flags`, { key: FLAG, name: FLAG });
+  const rules = [
+    { filter: { type: 'context', field: 'company.plan', operator: 'IS', values: ['enterprise'] } },
+    { filter: { type: 'rolloutPercentage', partialRolloutAttribute: 'user.id', partialRolloutThreshold: 50_000 } },
+  ];
+  const answer = await call('PUT', `/apps/${appId}/flags/${FLAG}/targeting/${environments[0]!.id}`, { rules });
+  if (answer.status !== 200) throw new Error(`bench set-up failed: ${answer.status}`);
+  return instance;
+}
+
+function subjects(instance: Flagmount, current: boolean): Subject[] {
+  const binder = requestBinder<FakeRequest>(instance, { context: (req) => req.context, current });
+  const client = instance.client;
+  return [
+    {
+      name: 'flags.client.isEnabled(key, context)',
+      run(offset, count) {
+        let on = 0;
+        for (let i = offset; i < offset + count; i++) if (client.isEnabled(FLAG, requests[i]!.context)) on++;
+        return on;
+      },
+    },
+    {
+      name: current ? 'req.flags.isEnabled(key), current: true' : 'req.flags.isEnabled(key)',
+      run(offset, count) {
+        let on = 0;
+        for (let i = offset; i < offset + count; i++) {
+          const flags = binder.bind(requests[i]!) as RequestFlags;
+          if (binder.run(flags, () => flags.isEnabled(FLAG))) on++;
+        }
+        return on;
+      },
+    },
+  ];
+}
+
+function table(measurements: Measurement[]): { columns: string[]; rows: Cell[][] } {
+  const base = measurements[0]!.median;
+  return {
+    columns: ['call', 'ns/request (CPU, median)', 'range over rounds', 'ns (wall)', '× client.isEnabled'],
+    rows: measurements.map((m) => [
+      m.name,
+      m.median,
+      `${formatNumber(Math.min(...m.samples))}–${formatNumber(Math.max(...m.samples))}`,
+      m.wallMedian,
+      `${(m.median / base).toFixed(3)}×`,
+    ]),
+  };
+}
+
+export default async function run(): Promise<BenchResult> {
+  const instance = await instanceWithFlag();
+  try {
+    const options = { rounds: ROUNDS, batch: BATCH, warmup: 20_000 };
+    // Off first: turning `current` on creates the AsyncLocalStorage for the rest of the process.
+    const off = await interleave(subjects(instance, false), options);
+    const on = await interleave(subjects(instance, true), options);
+    const ratio = (m: Measurement[]) => m[1]!.median / m[0]!.median;
+    return {
+      title: 'Request-bound client: req.flags.isEnabled vs flags.client.isEnabled',
+      workload: `${CONTEXTS} requests with distinct users, one flag read per request (rule + 50% rollout), checks recorded; ${ROUNDS} interleaved rounds`,
+      tables: [
+        { title: 'current off (no AsyncLocalStorage)', ...table(off) },
+        { title: 'current on (AsyncLocalStorage.run around each request)', ...table(on) },
+      ],
+      notes: [
+        `req.flags costs ${((ratio(off) - 1) * 100).toFixed(1)} % over client.isEnabled with current off, ${((ratio(on) - 1) * 100).toFixed(1)} % with current on (the bar: within 10 %)`,
+        'One read per request is the memo\'s worst case: each further read of the same flag in a request costs a Map lookup, no evaluation and no check.',
+      ],
+      data: { off: off.map(({ name, median }) => ({ name, median })), on: on.map(({ name, median }) => ({ name, median })) },
+    };
+  } finally {
+    await instance.close();
+  }
+}
