@@ -19,6 +19,8 @@ export * from './adapter/index.js';
 export type { FeatureDefinition } from './snapshot/build-snapshot.js';
 export type { IngestBatch, EntityUpsert } from './ingestion/ingest-batch.js';
 export { FlagmountClient } from './client/flagmount-client.js';
+export { BoundFlagmountClient } from './client/bound-client.js';
+export type { Flag, FlagConfig, FlagContext, FlagKey, FlagPayload, Flags, TypedFlag, TypedFlags } from './client/types.js';
 export { toFlagmountContext, InvalidContextError } from './ofrep/context.js';
 export { ofrepRoutes } from './ofrep/routes.js';
 export { buildOpenApiDocument, documented, type OperationDoc, type ResponseDoc } from './openapi/index.js';
