@@ -24,3 +24,14 @@ export type { Flag, FlagConfig, FlagContext, FlagKey, FlagPayload, Flags, TypedF
 export { toFlagmountContext, InvalidContextError } from './ofrep/context.js';
 export { ofrepRoutes } from './ofrep/routes.js';
 export { buildOpenApiDocument, documented, type OperationDoc, type ResponseDoc } from './openapi/index.js';
+export {
+  ExportDocumentSchema,
+  ImportResponseSchema,
+  EXPORT_FORMAT_VERSION,
+  type ExportDocument,
+  type ExportFlag,
+  type ExportTargeting,
+  type ImportResponse,
+  type ImportChange,
+} from './schemas/export.js';
+export { filterMatchesEveryone } from './management/targeting/everyone.js';
