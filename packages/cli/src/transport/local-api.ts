@@ -30,9 +30,29 @@ async function openStorage(store: LocalStore, cwd: string, create: boolean): Pro
     const { sqliteStorage } = await import('@flagmount/storage-sqlite');
     return { storage: sqliteStorage({ filename, pollIntervalMs: 0 }), target: store.db };
   }
-  const { postgresStorage } = await import('@flagmount/storage-postgres');
+  const { postgresStorage, withDefaultUser } = await import('@flagmount/storage-postgres');
   const target = `${redact(store.pg!)}${store.schema ? ` (schema ${store.schema})` : ''}`;
+  if (!create) await requireFlagmountSchema(withDefaultUser(store.pg!), store.schema ?? 'public', target);
   return { storage: postgresStorage({ connectionString: store.pg!, ...(store.schema ? { schema: store.schema } : {}) }), target };
+}
+
+/**
+ * Opening a store migrates it: a mistyped schema would become a new, empty store. Only an import may create one,
+ * so other commands first ask whether the schema holds Flagmount's tables.
+ */
+async function requireFlagmountSchema(connectionString: string, schema: string, target: string): Promise<void> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString, connectionTimeoutMillis: 10_000 });
+  try {
+    await client.connect();
+    const found = await client.query("SELECT 1 FROM information_schema.tables WHERE table_schema = $1 AND table_name = 'apps'", [schema]);
+    if (!found.rowCount) throw new CliError(`No Flagmount store in ${target}`, EXIT.unreachable);
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    throw new CliError(`Cannot open ${target}: ${error instanceof Error ? error.message : String(error)}`, EXIT.unreachable);
+  } finally {
+    await client.end().catch(() => {});
+  }
 }
 
 /** A connection string without its password, for messages. */
