@@ -71,10 +71,14 @@ describe('flagmount types', () => {
     expect(readFileSync(join(tmp.dir, 'flags.d.ts'), 'utf8')).toBe(text);
   });
 
-  it('type-checks: known keys compile, unknown or archived keys and wrong payload types fail (Reflag SDK and Flagmount clients)', async () => {
+  it('type-checks: known keys compile, unknown or archived keys and wrong payload types fail (Reflag SDK and Flagmount clients); so do the docs samples', async () => {
     expect((await cli(['types', '--url', mount.url, '--key', MANAGEMENT_KEY, '--out', 'flags.d.ts'], tmp.dir)).code).toBe(0);
     writeFileSync(join(tmp.dir, 'good.ts'), GOOD);
     writeFileSync(join(tmp.dir, 'bad.ts'), BAD_HEADER + BAD_LINES.join('\n') + '\n');
+    // The samples of docs/cli.md compile against the same generated file (they use the seeded flags).
+    const samples = [...readFileSync(join(ROOT, 'docs/cli.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    expect(samples.length).toBeGreaterThanOrEqual(2);
+    samples.forEach((sample, i) => writeFileSync(join(tmp.dir, `doc-${i}.ts`), `${sample}\nexport {};\n`));
     writeFileSync(
       join(tmp.dir, 'tsconfig.json'),
       JSON.stringify({
@@ -89,9 +93,11 @@ describe('flagmount types', () => {
             '@flagmount/core': ['packages/core/src/index.ts'],
             '@flagmount/engine': ['packages/engine/src/index.ts'],
             '@reflag/node-sdk': ['node_modules/@reflag/node-sdk'],
+            '@flagmount/storage-sqlite': ['packages/storage-sqlite/src/index.ts'],
+            '@flagmount/storage-kysely': ['packages/storage-kysely/src/index.ts'],
           },
         },
-        files: ['flags.d.ts', 'good.ts', 'bad.ts'],
+        files: ['flags.d.ts', 'good.ts', 'bad.ts', ...samples.map((_, i) => `doc-${i}.ts`)],
       }),
     );
     const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
