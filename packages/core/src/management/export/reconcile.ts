@@ -1,4 +1,5 @@
-import { newId, newPublishableKey, newSecretKey } from '../../domain/ids.js';
+import { newId } from '../../domain/ids.js';
+import { newEnvironmentRecord } from '../../domain/new-environment-record.js';
 import type { MutationTx } from '../../domain/mutation.js';
 import { newFlagRecord } from '../../domain/new-flag-record.js';
 import { withRolloutKeys } from '../../domain/rollout-keys.js';
@@ -96,17 +97,7 @@ export async function reconcile(input: ReconcileInput): Promise<ReconcileResult>
   for (const [order, e] of wanted.entries()) {
     const existing = envs.find((x) => x.name.toLowerCase() === e.name.toLowerCase());
     if (!existing) {
-      const env: EnvironmentRecord = {
-        id: newId('en'),
-        appId: app.id,
-        name: e.name,
-        isProduction: e.isProduction,
-        order,
-        flagStateVersion: 0,
-        publishableKey: newPublishableKey(),
-        secretKey: newSecretKey(),
-        createdAt: at,
-      };
+      const env = newEnvironmentRecord({ appId: app.id, name: e.name, isProduction: e.isProduction, order, createdAt: at });
       note('environment', env.name, 'create');
       envByName.set(env.name.toLowerCase(), env);
       createdEnvIds.push(env.id);
