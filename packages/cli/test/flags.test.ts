@@ -85,3 +85,24 @@ describe.each(['sqlite', 'url'] as const)('flags against %s', (transport) => {
     expect(noEnv.stderr).toContain('needs --env');
   });
 });
+
+describe('flags on|off on the SQLite file of a running host', () => {
+  it('reaches the host within its poll interval: a kill switch from a terminal', async () => {
+    const tmp = tempDir();
+    const host = await startMount(join(tmp.dir, 'live.db'), 100);
+    try {
+      await seed(host);
+      const client = host.instance.clientFor('Production');
+      expect(client.isEnabled('new-checkout', { company: { id: 'other' } })).toBe(false);
+      const on = await cli(['flags', 'on', 'new-checkout', '--env', 'Production', '--db', 'live.db'], tmp.dir);
+      expect(on.code, on.stderr).toBe(0);
+      await expect.poll(() => client.isEnabled('new-checkout', { company: { id: 'other' } }), { timeout: 5_000 }).toBe(true);
+      const off = await cli(['flags', 'off', 'banner', '--env', 'Production', '--db', 'live.db'], tmp.dir);
+      expect(off.code, off.stderr).toBe(0);
+      await expect.poll(() => client.isEnabled('banner', { user: { id: 'u' } }), { timeout: 5_000 }).toBe(false);
+    } finally {
+      await host.close();
+      tmp.remove();
+    }
+  });
+});

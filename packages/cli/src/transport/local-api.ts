@@ -28,7 +28,9 @@ async function openStorage(store: LocalStore, cwd: string, create: boolean): Pro
     if (!existsSync(filename) && !create) throw new CliError(`No SQLite store at ${store.db}`, EXIT.unreachable);
     if (existsSync(filename) && !statSync(filename).isFile()) throw new CliError(`${store.db} is not a file`, EXIT.unreachable);
     const { sqliteStorage } = await import('@flagmount/storage-sqlite');
-    return { storage: sqliteStorage({ filename, pollIntervalMs: 0 }), target: store.db };
+    // The default poll interval, not 0: with 0 the store would keep its change notices in this process, and a host
+    // running on the same file would not hear of a flag the CLI just turned off.
+    return { storage: sqliteStorage({ filename }), target: store.db };
   }
   const { postgresStorage, withDefaultUser } = await import('@flagmount/storage-postgres');
   const target = `${redact(store.pg!)}${store.schema ? ` (schema ${store.schema})` : ''}`;

@@ -46,8 +46,8 @@ export interface RunningMount {
 }
 
 /** An Express host with Flagmount mounted at /flags on a free port, over a SQLite file (bootstrapped). */
-export async function startMount(filename: string): Promise<RunningMount> {
-  const instance = await createFlagmount({ storage: sqliteStorage({ filename, pollIntervalMs: 0 }), bootstrap: { managementKey: MANAGEMENT_KEY } });
+export async function startMount(filename: string, pollIntervalMs = 0): Promise<RunningMount> {
+  const instance = await createFlagmount({ storage: sqliteStorage({ filename, pollIntervalMs }), bootstrap: { managementKey: MANAGEMENT_KEY } });
   const app = express();
   app.use('/flags', flagmountExpress(instance));
   const server: Server = createServer(app);
