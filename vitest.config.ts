@@ -13,6 +13,7 @@ const alias = {
   '@flagmount/storage-postgres': src('./packages/storage-postgres/src/index.ts'),
   '@flagmount/storage-conformance': src('./packages/storage-conformance/src/index.ts'),
   '@flagmount/openfeature': src('./packages/openfeature/src/index.ts'),
+  '@flagmount/cli': src('./packages/cli/src/index.ts'),
   '@flagmount/express': src('./adapters/express/src/index.ts'),
   '@flagmount/koa': src('./adapters/koa/src/index.ts'),
   '@flagmount/fastify': src('./adapters/fastify/src/index.ts'),

@@ -24,10 +24,21 @@ export { FlagmountClient } from './client/flagmount-client.js';
 export { BoundFlagmountClient } from './client/bound-client.js';
 export { RequestFlags } from './client/request-flags.js';
 export type { BootstrappedFlag, BootstrappedFlags } from './client/bootstrap.js';
-export type { Flag, FlagConfig, FlagContext, FlagOverride, EntityId, TrackOptions } from './client/types.js';
+export type { Flag, FlagConfig, FlagContext, FlagOverride, EntityId, TrackOptions, FlagKey, FlagPayload, Flags, TypedFlag, TypedFlags } from './client/types.js';
 export { toFlagmountContext, InvalidContextError } from './ofrep/context.js';
 export { ofrepRoutes } from './ofrep/routes.js';
 export { buildOpenApiDocument, documented, type OperationDoc, type ResponseDoc } from './openapi/index.js';
 export type { Schedule } from './schemas/schedule.js';
 export type { PreviewCounts, TargetingPreview } from './schemas/preview.js';
 export type { Prerequisite, TargetingBody } from './schemas/targeting.js';
+export {
+  ExportDocumentSchema,
+  ImportResponseSchema,
+  EXPORT_FORMAT_VERSION,
+  type ExportDocument,
+  type ExportFlag,
+  type ExportTargeting,
+  type ImportResponse,
+  type ImportChange,
+} from './schemas/export.js';
+export { filterMatchesEveryone } from './management/targeting/everyone.js';

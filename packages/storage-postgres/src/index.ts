@@ -108,7 +108,7 @@ export function postgresStorage(options: PostgresStorageOptions): Storage {
  * USER instead and fails without them ("no PostgreSQL user name specified"), as in many containers; only then is the
  * OS user written into the URL. Anything that is not a URL is left to node-postgres.
  */
-function withDefaultUser(connectionString: string): string {
+export function withDefaultUser(connectionString: string): string {
   if (process.env['PGUSER'] || process.env[process.platform === 'win32' ? 'USERNAME' : 'USER']) return connectionString;
   try {
     const url = new URL(connectionString);

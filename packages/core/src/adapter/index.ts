@@ -3,3 +3,4 @@ export * from './mount.js';
 export * from './node-http.js';
 export { mergeVary } from '../http/vary.js';
 export * from './request-binding.js';
+export * from './operator.js';

@@ -1,6 +1,6 @@
 import type { BootstrappedFlags } from './bootstrap.js';
 import type { FlagmountClient } from './flagmount-client.js';
-import type { Flag, FlagContext, TrackOptions } from './types.js';
+import type { FlagContext, FlagKey, TrackOptions, TypedFlag, TypedFlags } from './types.js';
 
 /**
  * A client bound to one context, as the node SDK's `bindClient(context)` returns: the same methods without the
@@ -24,15 +24,15 @@ export class BoundFlagmountClient {
     return this.context.other;
   }
 
-  isEnabled(flagKey: string): boolean {
+  isEnabled(flagKey: FlagKey): boolean {
     return this.client.isEnabled(flagKey, this.context);
   }
 
-  getFlag(flagKey: string): Flag {
+  getFlag<K extends FlagKey>(flagKey: K): TypedFlag<K> {
     return this.client.getFlag(this.context, flagKey);
   }
 
-  getFlags(): Record<string, Flag> {
+  getFlags(): TypedFlags {
     return this.client.getFlags(this.context);
   }
 
@@ -42,11 +42,11 @@ export class BoundFlagmountClient {
   }
 
   /** Every flag with the stored attributes of the bound user and company merged in (`client.getFlagsRemote`). */
-  getFlagsRemote(): Promise<Record<string, Flag>> {
+  getFlagsRemote(): Promise<TypedFlags> {
     return this.client.getFlagsRemote(undefined, undefined, this.context);
   }
 
-  getFlagRemote(flagKey: string): Promise<Flag> {
+  getFlagRemote<K extends FlagKey>(flagKey: K): Promise<TypedFlag<K>> {
     return this.client.getFlagRemote(flagKey, undefined, undefined, this.context);
   }
 

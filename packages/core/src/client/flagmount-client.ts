@@ -12,8 +12,11 @@ import type {
   EntityId,
   Flag,
   FlagContext,
+  FlagKey,
   FlagOverride,
   TrackOptions,
+  TypedFlag,
+  TypedFlags,
   UpdateCompanyOptions,
   UpdateUserOptions,
 } from './types.js';
@@ -103,7 +106,7 @@ export class FlagmountClient implements FlagOwner {
    * Whether the flag is on for the context; records a check. Unknown flags are off (and warned about once). The
    * host's hottest call: no copy of the context, no object beyond the engine's answer, nothing serialised.
    */
-  isEnabled(flagKey: string, context?: FlagContext): boolean {
+  isEnabled(flagKey: FlagKey, context?: FlagContext): boolean {
     const given = contextOf(context);
     const overrides = this.overrides;
     if (overrides !== undefined) {
@@ -119,15 +122,15 @@ export class FlagmountClient implements FlagOwner {
     return evaluation.isEnabled;
   }
 
-  getFlag(given: FlagContext, flagKey: string): Flag {
+  getFlag<K extends FlagKey>(given: FlagContext, flagKey: K): TypedFlag<K> {
     const context = contextOf(given);
-    return this.flagFor(context, context, flagKey);
+    return this.flagFor(context, context, flagKey) as TypedFlag<K>;
   }
 
   /** Every flag for the context. As in the node SDK, reading these records no check events. */
-  getFlags(given: FlagContext): Record<string, Flag> {
+  getFlags(given: FlagContext): TypedFlags {
     const context = contextOf(given);
-    return this.flagsFor(context, context);
+    return this.flagsFor(context, context) as TypedFlags;
   }
 
   /**
@@ -136,15 +139,15 @@ export class FlagmountClient implements FlagOwner {
    * the answer `/features/evaluated` gives. The synchronous calls evaluate the context given, as the SDK's local
    * evaluation does. If the store cannot be read, the context given alone is evaluated (and a warning logged).
    */
-  async getFlagsRemote(userId?: EntityId, companyId?: EntityId, additionalContext?: FlagContext): Promise<Record<string, Flag>> {
+  async getFlagsRemote(userId?: EntityId, companyId?: EntityId, additionalContext?: FlagContext): Promise<TypedFlags> {
     const context = remoteArguments(userId, companyId, additionalContext);
-    return this.flagsFor(context, await this.withStored(context));
+    return this.flagsFor(context, await this.withStored(context)) as TypedFlags;
   }
 
   /** One flag as `getFlagsRemote` evaluates it (the node SDK's `getFlagRemote`); records a check when read. */
-  async getFlagRemote(flagKey: string, userId?: EntityId, companyId?: EntityId, additionalContext?: FlagContext): Promise<Flag> {
+  async getFlagRemote<K extends FlagKey>(flagKey: K, userId?: EntityId, companyId?: EntityId, additionalContext?: FlagContext): Promise<TypedFlag<K>> {
     const context = remoteArguments(userId, companyId, additionalContext);
-    return this.flagFor(context, await this.withStored(context), flagKey);
+    return this.flagFor(context, await this.withStored(context), flagKey) as TypedFlag<K>;
   }
 
   /**

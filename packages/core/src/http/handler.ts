@@ -50,8 +50,15 @@ function allowHeader(methods: readonly string[]): string {
   return [...all].join(', ');
 }
 
-/** The core HTTP handler: route table, auth, validation, error bodies. Never rejects. */
-export function createHandler(services: Services, routes: readonly RouteDefinition[]): CoreHandler {
+/**
+ * The core HTTP handler: route table, auth, validation, error bodies. Never rejects. `identify` replaces the key
+ * check for callers that are not requests from the network (the operator handler of `createOperatorHandler`).
+ */
+export function createHandler(
+  services: Services,
+  routes: readonly RouteDefinition[],
+  identify: typeof authenticate = authenticate,
+): CoreHandler {
   const router = new Router(routes);
   const { cors } = services.options;
 
@@ -86,7 +93,7 @@ export function createHandler(services: Services, routes: readonly RouteDefiniti
     // from memory, and every promise in between is a turn of the microtask queue on the hottest route. (The
     // helpers take their state as arguments: a closure made per request is an allocation per request.)
     try {
-      const auth = authenticate(services, request, route.auth, params);
+      const auth = identify(services, request, route.auth, params);
       if (!(auth instanceof Promise)) return run(request, match, auth, extra);
       return auth.then((principal) => run(request, match, principal, extra)).then(undefined, (error: unknown) => fail(request, match, error, extra));
     } catch (error) {

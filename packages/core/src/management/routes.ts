@@ -14,6 +14,7 @@ import { getEnvironmentRoute } from './environments/get-environment.js';
 import { listEnvironmentsRoute } from './environments/list-environments.js';
 import { rotateKeysRoute } from './environments/rotate-keys.js';
 import { updateEnvironmentRoute } from './environments/update-environment.js';
+import { exportAppRoute, importAppRoute, importRoute } from './export/export-routes.js';
 import { createFlagRoute } from './flags/create-flag.js';
 import { listFlagsRoute } from './flags/list-flags-route.js';
 import { updateFlagRoute } from './flags/update-flag.js';
@@ -83,6 +84,9 @@ export const extensionManagementRoutes: RouteDefinition[] = [
   listKeysRoute,
   createKeyRoute,
   revokeKeyRoute,
+  exportAppRoute,
+  importAppRoute,
+  importRoute,
 ];
 
 export const managementRoutes: RouteDefinition[] = [...specManagementRoutes, ...extensionManagementRoutes];

@@ -1,6 +1,7 @@
 import { DEFAULT_STAGES } from '../../bootstrap.js';
 import { mutate } from '../../domain/mutation.js';
-import { newId, newPublishableKey, newSecretKey } from '../../domain/ids.js';
+import { newId } from '../../domain/ids.js';
+import { newEnvironmentRecord } from '../../domain/new-environment-record.js';
 import { defineRoute } from '../../http/route.js';
 import { AppSchema, CreateAppBodySchema } from '../../schemas/app.js';
 import type { AppRecord, EnvironmentRecord } from '../../storage/records.js';
@@ -38,17 +39,7 @@ export const createAppRoute = defineRoute({
       const envs: EnvironmentRecord[] = [
         { name: 'Development', isProduction: false },
         { name: 'Production', isProduction: true },
-      ].map((e, order) => ({
-        id: newId('en'),
-        appId: app.id,
-        name: e.name,
-        isProduction: e.isProduction,
-        order,
-        flagStateVersion: 0,
-        publishableKey: newPublishableKey(),
-        secretKey: newSecretKey(),
-        createdAt: at,
-      }));
+      ].map((e, order) => newEnvironmentRecord({ appId: app.id, name: e.name, isProduction: e.isProduction, order, createdAt: at }));
       for (const env of envs) {
         await tx.environments.insert(env);
         tx.publishChange(env.id, 0);

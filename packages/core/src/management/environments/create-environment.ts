@@ -1,9 +1,8 @@
 import { mutate } from '../../domain/mutation.js';
-import { newId, newPublishableKey, newSecretKey } from '../../domain/ids.js';
+import { newEnvironmentRecord } from '../../domain/new-environment-record.js';
 import { defineRoute } from '../../http/route.js';
 import { AppParamsSchema } from '../../schemas/common.js';
 import { CreateEnvironmentBodySchema, EnvironmentSchema } from '../../schemas/environment.js';
-import type { EnvironmentRecord } from '../../storage/records.js';
 import { actorOf, loadApp } from '../access.js';
 import { refreshRolloutState } from '../targeting/everyone.js';
 import { auditedEnvironment, toEnvironment } from '../views.js';
@@ -32,17 +31,7 @@ export const createEnvironmentRoute = defineRoute({
       const position = body.order ?? envs.length;
       checkPosition(position, envs.length);
       const at = services.now().toISOString();
-      const env: EnvironmentRecord = {
-        id: newId('en'),
-        appId: app.id,
-        name: body.name,
-        isProduction: body.isProduction ?? false,
-        order: position,
-        flagStateVersion: 0,
-        publishableKey: newPublishableKey(),
-        secretKey: newSecretKey(),
-        createdAt: at,
-      };
+      const env = newEnvironmentRecord({ appId: app.id, name: body.name, isProduction: body.isProduction ?? false, order: position, createdAt: at });
       await tx.environments.insert(env);
       await placeEnvironment(tx, envs, env, position);
       // A new production environment has no rules yet: no flag is rolled out to everyone in production any more.
