@@ -1,0 +1,79 @@
+import type { Browser, Page } from 'playwright-core';
+import type { Harness } from '../../../http/support/harness.js';
+import { artifactPath, launchChromium, watchErrors } from '../../support/chromium.js';
+import { expectAccessible } from './axe.js';
+import { startDashboardApp } from './app.js';
+
+/**
+ * On a loaded 2-core machine a first Vite-built page and an SQLite write can take seconds: every wait below is on the
+ * UI's own state, bounded by these generous limits, never a sleep.
+ */
+export const UI_TIMEOUT = 30_000;
+export const SUITE_TIMEOUT = 180_000;
+
+export interface DashboardSession {
+  h: Harness;
+  browser: Browser;
+  page: Page;
+  /** Console errors, page errors and failed requests seen so far (see `expectNoErrors`). */
+  errors: string[];
+  /** Opens `#/<route>` of the dashboard (already signed in) and waits for the page's heading. */
+  open(route: string, heading: string | RegExp): Promise<void>;
+  /** axe-core on the current page, plus the console check, plus a screenshot kept in test-results/. */
+  check(label: string): Promise<void>;
+  expectNoErrors(): void;
+  close(): Promise<void>;
+}
+
+/** Signs in with a management key through the dashboard's own form (shown while `GET /me` answers 401/404). */
+export async function signInWithKey(page: Page, key: string): Promise<void> {
+  const input = page.getByLabel(/management (api )?key/i);
+  await input.waitFor();
+  await input.fill(key);
+  await page.getByRole('button', { name: /sign in/i }).click();
+  await page.getByRole('navigation').first().waitFor();
+}
+
+export async function openDashboard(): Promise<DashboardSession> {
+  const h = await startDashboardApp();
+  let browser: Browser | undefined;
+  try {
+    browser = await launchChromium();
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.setDefaultTimeout(UI_TIMEOUT);
+    page.setDefaultNavigationTimeout(UI_TIMEOUT);
+    const errors = watchErrors(page);
+    await page.goto(`${h.baseUrl}/ui/`);
+    await signInWithKey(page, h.managementKey);
+    const session: DashboardSession = {
+      h,
+      browser,
+      page,
+      errors,
+      async open(route, heading) {
+        await page.goto(`${h.baseUrl}/ui/#/${route.replace(/^\/+/, '')}`);
+        await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+      },
+      async check(label) {
+        await page.screenshot({ path: artifactPath(`dashboard-${label.replace(/[^a-z0-9]+/gi, '-')}.png`), fullPage: true });
+        await expectAccessible(page, label);
+        session.expectNoErrors();
+      },
+      expectNoErrors() {
+        if (errors.length) throw new Error(`the page logged errors:\n${errors.join('\n')}`);
+      },
+      async close() {
+        try {
+          await browser?.close();
+        } finally {
+          await h.close();
+        }
+      },
+    };
+    return session;
+  } catch (error) {
+    await browser?.close();
+    await h.close();
+    throw error;
+  }
+}
