@@ -23,6 +23,17 @@ forEachAdapter((harness) => {
         expect(await versions(h)).toEqual(before);
       });
 
+      it(`${segment}: GET reads one stored entity (404 for one never stored, or in another environment)`, async () => {
+        const h = harness();
+        await h.request('PUT', `${base(h, segment)}/e1`, { body: { name: 'Acme', attributes: { plan: 'pro' } } });
+        const read = await h.request('GET', `${base(h, segment)}/e1`);
+        expect(read.status, read.text).toBe(200);
+        expectSchema(EntitySchema, read.body);
+        expect(read.body).toMatchObject({ id: 'e1', name: 'Acme', attributes: { plan: 'pro' } });
+        expectError(await h.request('GET', `${base(h, segment)}/nobody`), 404, 'not_found');
+        expectError(await h.request('GET', `${base(h, segment, h.envs.development.id)}/e1`), 404, 'not_found');
+      });
+
       it(`${segment}: validates id length and body, storing nothing`, async () => {
         const h = harness();
         expect((await h.request('PUT', `${base(h, segment)}/${str(128)}`, { body: {} })).status).toBe(200);

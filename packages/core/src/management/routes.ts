@@ -5,6 +5,7 @@ import { listAppsRoute } from './apps/list-apps.js';
 import { updateAppRoute } from './apps/update-app.js';
 import { listAuditRoute, listOrganizationAuditRoute } from './audit/list-audit.js';
 import { deleteEntityRoute } from './entities/delete-entity.js';
+import { getEntityRoute } from './entities/get-entity.js';
 import { upsertEntityRoute } from './entities/upsert-entity.js';
 import { COMPANY, USER } from './entity-flags/entity-kind.js';
 import { getEntityFlagsRoute } from './entity-flags/get-entity-flags.js';
@@ -66,8 +67,10 @@ export const extensionManagementRoutes: RouteDefinition[] = [
   putMemberRoute,
   getTargetingRoute,
   putTargetingRoute,
+  getEntityRoute(USER),
   upsertEntityRoute(USER),
   deleteEntityRoute(USER),
+  getEntityRoute(COMPANY),
   upsertEntityRoute(COMPANY),
   deleteEntityRoute(COMPANY),
   listAuditRoute,
