@@ -1,5 +1,6 @@
 import { bootstrap as runBootstrap } from './bootstrap.js';
 import { FlagmountClient } from './client/flagmount-client.js';
+import { loadDashboardAssets } from './dashboard/assets.js';
 import { dashboardApiRoutes, dashboardRoutes } from './dashboard/routes.js';
 import { createHandler, type CoreHandler } from './http/handler.js';
 import { InFlight } from './http/in-flight.js';
@@ -71,11 +72,12 @@ export async function createFlagmount(options: FlagmountOptions): Promise<Flagmo
     inFlight: new InFlight(),
   };
 
+  // The UI calls the management API on its own mount, so it is served only beside it.
+  const dashboard = resolved.dashboard && resolved.mount.management ? await loadDashboardAssets(logger) : undefined;
   const routes: RouteDefinition[] = [
     ...(resolved.mount.management ? [...managementRoutes, ...dashboardApiRoutes] : []),
     ...(resolved.mount.runtime ? [...runtimeRoutes, ...ofrepRoutes] : []),
-    // The UI calls the management API on its own mount, so it is served only beside it.
-    ...(resolved.dashboard && resolved.mount.management ? dashboardRoutes : []),
+    ...(dashboard ? dashboardRoutes(dashboard) : []),
     openApiRoute(() => routes),
   ];
   const handler = createHandler(services, routes);
