@@ -5,6 +5,7 @@
 import type { Static } from '@sinclair/typebox';
 import type {
   ConfigVariant,
+  ConstantFilter,
   ContextFilter,
   ContextOperator,
   Filter,
@@ -67,6 +68,7 @@ export type {
   AppHeader,
   AuditEntry,
   ConfigVariant,
+  ConstantFilter,
   ContextFilter,
   ContextOperator,
   CreateEnvironmentBody,
@@ -117,6 +119,8 @@ export type ListStages = Static<typeof ListStagesResponseSchema>;
 export type FlagChecks = Static<typeof FlagChecksResponseSchema>;
 export type SpecificTargets = Static<typeof SpecificTargetsResponseSchema>;
 export type TargetingMutation = Static<typeof TargetingMutationResponseSchema>;
+/** A targeting rule as stored: a filter, optionally narrowed to a segment. */
+export type StoredRule = Targeting['rules'][number];
 /** The targeting PUT with optimistic concurrency: `ifVersion` is the `version` the editor loaded. */
 export type PutTargetingRequest = PutTargetingBody & { ifVersion?: number };
 
