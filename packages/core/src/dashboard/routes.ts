@@ -5,6 +5,8 @@ import type { CoreRequest, CoreResponse } from '../http/types.js';
 import { documented } from '../openapi/annotations.js';
 import type { Asset, DashboardAssets } from './assets.js';
 import { flagChecksRoutes } from './checks-route.js';
+import { flagFeedbackRoutes } from './feedback-route.js';
+import { flagStatusesRoutes } from './flag-statuses-route.js';
 import { specificTargetsRoutes } from './specific-targets-route.js';
 
 /**
@@ -84,4 +86,9 @@ export const dashboardRoutes = (assets: DashboardAssets): RouteDefinition[] => [
 ];
 
 /** Read-only management routes the UI needs and the spec lacks; part of the management API (in OpenAPI). */
-export const dashboardApiRoutes: RouteDefinition[] = [...flagChecksRoutes, ...specificTargetsRoutes];
+export const dashboardApiRoutes: RouteDefinition[] = [
+  ...flagChecksRoutes,
+  ...specificTargetsRoutes,
+  ...flagStatusesRoutes,
+  ...flagFeedbackRoutes,
+];
