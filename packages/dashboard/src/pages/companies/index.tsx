@@ -1,11 +1,7 @@
-import { Page } from '../../components/page.js';
-import { Empty } from '../../components/states.js';
+import { EntityPage } from '../entities/entity-page.js';
+import { COMPANIES } from '../entities/entity-kind.js';
 
-/** Companies: a placeholder until its page lands (see routes.tsx for the conventions). */
-export default function CompaniesPage() {
-  return (
-    <Page title="Companies">
-      <Empty>Companies are managed here.</Empty>
-    </Page>
-  );
+/** Companies of the current environment, looked up by id: attributes, flags, specific targeting. */
+export default function CompaniesPage({ params }: { params: Record<string, string | undefined> }) {
+  return <EntityPage kind={COMPANIES} id={params['companyId']} />;
 }

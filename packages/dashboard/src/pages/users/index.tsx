@@ -1,11 +1,7 @@
-import { Page } from '../../components/page.js';
-import { Empty } from '../../components/states.js';
+import { EntityPage } from '../entities/entity-page.js';
+import { USERS } from '../entities/entity-kind.js';
 
-/** Users: a placeholder until its page lands (see routes.tsx for the conventions). */
-export default function UsersPage() {
-  return (
-    <Page title="Users">
-      <Empty>Users are managed here.</Empty>
-    </Page>
-  );
+/** Users of the current environment, looked up by id: attributes, flags, specific targeting. */
+export default function UsersPage({ params }: { params: Record<string, string | undefined> }) {
+  return <EntityPage kind={USERS} id={params['userId']} />;
 }
