@@ -51,7 +51,31 @@ function watchDashboardErrors(page: Page): string[] {
   return errors;
 }
 
-export async function openDashboard(): Promise<DashboardSession> {
+/** Who `GET <prefix>/me` says is signed in, when a test plays the host's sign-in (see `openDashboard`). */
+export interface HostPerson {
+  type: 'person';
+  id: string;
+  name: string;
+  role: 'admin' | 'editor' | 'viewer';
+}
+
+/**
+ * Plays a host app whose session cookie signs `person` in: `GET /me` answers the person, and every API request
+ * carries the management key as the host's session would carry its cookie, so the server answers as usual while
+ * the dashboard shows what that person's role allows.
+ */
+async function playHostSignIn(page: Page, h: Harness, person: HostPerson): Promise<void> {
+  await page.route(`${h.baseUrl}/**`, async (route) => {
+    const url = new URL(route.request().url());
+    if (url.pathname.includes('/ui/') || url.pathname.endsWith('/ui')) return route.continue();
+    if (url.pathname === new URL(`${h.baseUrl}/me`).pathname) {
+      return route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ actor: person }) });
+    }
+    return route.continue({ headers: { ...route.request().headers(), authorization: `Bearer ${h.managementKey}` } });
+  });
+}
+
+export async function openDashboard(options: { as?: HostPerson } = {}): Promise<DashboardSession> {
   const h = await startDashboardApp();
   let browser: Browser | undefined;
   try {
@@ -60,8 +84,10 @@ export async function openDashboard(): Promise<DashboardSession> {
     page.setDefaultTimeout(UI_TIMEOUT);
     page.setDefaultNavigationTimeout(UI_TIMEOUT);
     const errors = watchDashboardErrors(page);
+    if (options.as) await playHostSignIn(page, h, options.as);
     await page.goto(`${h.baseUrl}/ui/`);
-    await signInWithKey(page, h.managementKey);
+    if (options.as) await page.getByRole('navigation').first().waitFor();
+    else await signInWithKey(page, h.managementKey);
     const session: DashboardSession = {
       h,
       browser,
