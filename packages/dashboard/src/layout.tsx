@@ -3,7 +3,7 @@ import { Link, useLocation } from 'wouter-preact';
 import { useSession } from './auth/session.js';
 import { SelectField } from './components/field.js';
 import { ROUTES } from './routes.js';
-import { useWorkspace } from './workspace.js';
+import { envLabel, useWorkspace } from './workspace.js';
 
 /** Header (app and environment pickers, who is signed in), navigation, and the page. */
 export function Layout({ children }: { children: ComponentChildren }) {
@@ -23,7 +23,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
           <SelectField
             label="Environment"
             value={env.id}
-            options={envs.map((e) => ({ value: e.id, label: e.isProduction ? `${e.name} (production)` : e.name }))}
+            options={envs.map((e) => ({ value: e.id, label: envLabel(e) }))}
             onChange={setEnvId}
           />
         </div>

@@ -20,6 +20,10 @@ export interface Workspace {
   reloadEnvs(): void;
 }
 
+/** An environment's name, marked when it is production and its name does not say so. */
+export const envLabel = (env: EnvironmentHeader) =>
+  env.isProduction && !/prod/i.test(env.name) ? `${env.name} (production)` : env.name;
+
 const WorkspaceContext = createContext<Workspace | null>(null);
 
 export function useWorkspace(): Workspace {
