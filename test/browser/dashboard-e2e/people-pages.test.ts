@@ -1,24 +1,19 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeWithChromium } from '../support/chromium.js';
-import { openDashboard, SUITE_TIMEOUT, type DashboardSession } from './support/session.js';
+import { SUITE_TIMEOUT, useDashboard } from './support/session.js';
 
 /** Users, Companies and the Audit, over data an app would have sent, each page scanned by axe. */
 describeWithChromium('dashboard users, companies and audit in Chromium', () => {
-  let s: DashboardSession;
   let entityPath: (segment: 'users' | 'companies', id: string) => string;
-  beforeAll(async () => {
-    s = await openDashboard();
-    const { h } = s;
+  const session = useDashboard({}, async ({ h }) => {
     entityPath = (segment, id) => `/apps/${h.appId}/envs/${h.envs.development.id}/${segment}/${id}`;
     expect((await h.request('POST', `/apps/${h.appId}/flags`, { body: { key: 'beta-banner', name: 'Beta banner' } })).status).toBe(200);
     expect((await h.request('PUT', entityPath('users', 'u-1'), { body: { name: 'Grace', attributes: { plan: 'pro' } } })).status).toBe(200);
     expect((await h.request('PUT', entityPath('companies', 'acme'), { body: { name: 'Acme', attributes: { tier: 'gold' } } })).status).toBe(200);
-  }, SUITE_TIMEOUT);
-  afterAll(async () => {
-    await s?.close();
   });
 
   it('Users: finds a user by id, shows attributes and flags, sets an attribute, adds and removes specific targeting', { timeout: SUITE_TIMEOUT }, async () => {
+    const s = session();
     const { page, h } = s;
     await s.open('users', 'Users');
     await page.getByLabel('Find a user by id').fill('nobody');
@@ -53,6 +48,7 @@ describeWithChromium('dashboard users, companies and audit in Chromium', () => {
   });
 
   it('Companies: the same page for companies', { timeout: SUITE_TIMEOUT }, async () => {
+    const s = session();
     const { page, h } = s;
     await s.open('companies/acme', 'Companies: Acme');
     await page.locator('.attributes').getByText('gold').waitFor();
@@ -64,6 +60,7 @@ describeWithChromium('dashboard users, companies and audit in Chromium', () => {
   });
 
   it('Audit: readable entries with who and what, filtered by app, environment, person and action, paged', { timeout: SUITE_TIMEOUT }, async () => {
+    const s = session();
     const { page, h } = s;
     // More entries than one page (50) holds.
     for (let i = 0; i < 50; i++) await h.request('PUT', entityPath('users', `bulk-${i}`), { body: { attributes: { n: i } } });

@@ -1,22 +1,16 @@
 import type { Locator } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeWithChromium } from '../support/chromium.js';
-import { openDashboard, SUITE_TIMEOUT, type DashboardSession } from './support/session.js';
+import { SUITE_TIMEOUT, useDashboard } from './support/session.js';
 
 /** A viewer signed in by the host sees every resource page and is offered no write. */
 describeWithChromium('dashboard for a viewer in Chromium', () => {
-  let s: DashboardSession;
-  beforeAll(async () => {
-    s = await openDashboard({ as: { type: 'person', id: 'u-vera', name: 'Vera Viewer', role: 'viewer' } });
-    const { h } = s;
+  const session = useDashboard({ as: { type: 'person', id: 'u-vera', name: 'Vera Viewer', role: 'viewer' } }, async ({ h }) => {
     await h.request('POST', `/apps/${h.appId}/flags`, { body: { key: 'read-me', name: 'Read me' } });
     await h.request('PUT', `/apps/${h.appId}/envs/${h.envs.development.id}/users/u-1`, { body: { name: 'Grace' } });
     await h.request('POST', `/apps/${h.appId}/segments`, { body: { name: 'Pros', filter: { type: 'context', field: 'user.plan', operator: 'IS', values: ['pro'] } } });
     await h.request('POST', '/keys', { body: { name: 'CI', scopes: ['read'] } });
     await h.request('PUT', '/members/u-ada', { body: { name: 'Ada', email: 'ada@example.com' } });
-  }, SUITE_TIMEOUT);
-  afterAll(async () => {
-    await s?.close();
   });
 
   /** No button on the page (outside the header and navigation) that would write. */
@@ -26,6 +20,7 @@ describeWithChromium('dashboard for a viewer in Chromium', () => {
   }
 
   it('Stages, Environments, Segments, Keys, Members, Users, Companies and Audit are read-only', { timeout: SUITE_TIMEOUT }, async () => {
+    const s = session();
     const { page } = s;
     const main = page.getByRole('main');
     await page.getByText('Vera Viewer').waitFor();

@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeWithChromium } from '../support/chromium.js';
-import { openDashboard, SUITE_TIMEOUT, type DashboardSession } from './support/session.js';
+import { SUITE_TIMEOUT, useDashboard } from './support/session.js';
 
 /** Segments: created and edited with the flag page's rule builder; deleting one in use says where it is used. */
 describeWithChromium('dashboard segments in Chromium', () => {
-  let s: DashboardSession;
-  beforeAll(async () => {
-    s = await openDashboard();
-  }, SUITE_TIMEOUT);
-  afterAll(async () => {
-    await s?.close();
-  });
+  const session = useDashboard();
 
   it('creates, edits (nested group) and deletes a segment; one in use names the flag and environment', { timeout: SUITE_TIMEOUT }, async () => {
+    const s = session();
     const { page, h } = s;
     const segmentsNow = async () => (await h.request('GET', `/apps/${h.appId}/segments`)).body.data as Array<{ id: string; name: string; filter: unknown }>;
     await s.open('segments', 'Segments');

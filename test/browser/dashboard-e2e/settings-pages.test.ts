@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeWithChromium } from '../support/chromium.js';
-import { openDashboard, SUITE_TIMEOUT, type DashboardSession } from './support/session.js';
+import { SUITE_TIMEOUT, useDashboard } from './support/session.js';
 
 /** Stages, Environments, Keys and Members, driven as an admin would, each page scanned by axe. */
 describeWithChromium('dashboard settings pages in Chromium', () => {
-  let s: DashboardSession;
-  beforeAll(async () => {
-    s = await openDashboard();
-  }, SUITE_TIMEOUT);
-  afterAll(async () => {
-    await s?.close();
-  });
+  const session = useDashboard();
 
   it('Stages: create, rename, recolour, reorder and delete', { timeout: SUITE_TIMEOUT }, async () => {
+    const s = session();
     const { page, h } = s;
     await s.open('stages', 'Stages');
     await page.getByRole('button', { name: 'New stage' }).click();
@@ -51,6 +46,7 @@ describeWithChromium('dashboard settings pages in Chromium', () => {
   });
 
   it('Environments: create, rename, production flag, reorder; keys shown, copied and rotated after confirming', { timeout: SUITE_TIMEOUT }, async () => {
+    const s = session();
     const { page, h } = s;
     await s.open('environments', 'Environments');
     await page.getByRole('button', { name: 'New environment' }).click();
@@ -93,6 +89,7 @@ describeWithChromium('dashboard settings pages in Chromium', () => {
   });
 
   it('Keys: a new key is shown once with its scopes, works, and stops working when revoked', { timeout: SUITE_TIMEOUT }, async () => {
+    const s = session();
     const { page, h } = s;
     await s.open('keys', 'Keys');
     await page.getByRole('button', { name: 'New management key' }).click();
@@ -117,6 +114,7 @@ describeWithChromium('dashboard settings pages in Chromium', () => {
   });
 
   it('Members: add one (field errors from the API shown), then edit', { timeout: SUITE_TIMEOUT }, async () => {
+    const s = session();
     const { page, h } = s;
     await s.open('members', 'Members');
     await page.getByRole('button', { name: 'Add member' }).click();

@@ -1,4 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import type { Harness } from '../../../http/support/harness.js';
 import { artifactPath, launchChromium, watchErrors } from '../../support/chromium.js';
 import { expectAccessible } from './axe.js';
@@ -119,4 +120,23 @@ export async function openDashboard(options: { as?: HostPerson } = {}): Promise<
     await h.close();
     throw error;
   }
+}
+
+/**
+ * One dashboard (app, browser, signed-in page) for the tests of a `describe`: opened before them, `setup` run
+ * with it (data the tests expect), closed after them. The getter gives it to each test.
+ */
+export function useDashboard(options: { as?: HostPerson } = {}, setup?: (s: DashboardSession) => Promise<void>): () => DashboardSession {
+  let session: DashboardSession | undefined;
+  beforeAll(async () => {
+    session = await openDashboard(options);
+    await setup?.(session);
+  }, SUITE_TIMEOUT);
+  afterAll(async () => {
+    await session?.close();
+  });
+  return () => {
+    if (!session) throw new Error('the dashboard did not open');
+    return session;
+  };
 }

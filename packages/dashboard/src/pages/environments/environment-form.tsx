@@ -5,6 +5,7 @@ import { useSession } from '../../auth/session.js';
 import { ApiErrorBox, issuesAt } from '../../components/api-error.js';
 import { Dialog } from '../../components/dialog.js';
 import { Checkbox, TextField } from '../../components/field.js';
+import { FormActions } from '../../components/form-actions.js';
 import { useAction } from '../../components/use-action.js';
 
 /** Create an environment, or rename one and set whether it is production. */
@@ -30,14 +31,7 @@ export function EnvironmentForm({ env, base, onClose, onSaved }: { env?: Environ
           hint="Switching a flag on or off here asks for confirmation first."
         />
         <ApiErrorBox error={save.error} paths={['name']} />
-        <div class="actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" class="primary" disabled={save.busy}>
-            {env ? 'Save environment' : 'Create environment'}
-          </button>
-        </div>
+        <FormActions submitLabel={env ? 'Save environment' : 'Create environment'} busy={save.busy} onCancel={onClose} />
       </form>
     </Dialog>
   );

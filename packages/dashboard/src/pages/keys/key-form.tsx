@@ -4,6 +4,7 @@ import { useSession } from '../../auth/session.js';
 import { ApiErrorBox, issuesAt } from '../../components/api-error.js';
 import { Dialog } from '../../components/dialog.js';
 import { Checkbox, TextField } from '../../components/field.js';
+import { FormActions } from '../../components/form-actions.js';
 import { useAction } from '../../components/use-action.js';
 
 /** What each scope allows (architecture.md, "Scopes"). */
@@ -43,14 +44,7 @@ export function KeyForm({ onClose, onCreated }: { onClose: () => void; onCreated
           </p>
         ) : null}
         <ApiErrorBox error={save.error} paths={['name', 'scopes']} />
-        <div class="actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" class="primary" disabled={save.busy}>
-            Create key
-          </button>
-        </div>
+        <FormActions submitLabel="Create key" busy={save.busy} onCancel={onClose} />
       </form>
     </Dialog>
   );

@@ -5,6 +5,7 @@ import { useSession } from '../../auth/session.js';
 import { ApiErrorBox, issuesAt } from '../../components/api-error.js';
 import { Dialog } from '../../components/dialog.js';
 import { TextField } from '../../components/field.js';
+import { FormActions } from '../../components/form-actions.js';
 import { useAction } from '../../components/use-action.js';
 
 /** Add a member (its id is fixed from then on) or change one's name, email and avatar. */
@@ -39,14 +40,7 @@ export function MemberForm({ member, onClose, onSaved }: { member?: UserHeader |
         <TextField label="Email" type="email" value={email} onInput={setEmail} error={issuesAt(save.error, 'email')} />
         <TextField label="Avatar URL (optional)" type="url" value={avatarUrl} onInput={setAvatarUrl} error={issuesAt(save.error, 'avatarUrl')} />
         <ApiErrorBox error={save.error} paths={['memberId', 'name', 'email', 'avatarUrl']} />
-        <div class="actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" class="primary" disabled={save.busy}>
-            {member ? 'Save member' : 'Add member'}
-          </button>
-        </div>
+        <FormActions submitLabel={member ? 'Save member' : 'Add member'} busy={save.busy} onCancel={onClose} />
       </form>
     </Dialog>
   );

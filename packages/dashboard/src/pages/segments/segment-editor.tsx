@@ -5,6 +5,7 @@ import { useSession } from '../../auth/session.js';
 import { ApiErrorBox, issuesAt } from '../../components/api-error.js';
 import { TextField } from '../../components/field.js';
 import { FilterEditor, filterOfKind, filterProblems } from '../../components/rule-builder/index.js';
+import { FormActions } from '../../components/form-actions.js';
 import { useAction } from '../../components/use-action.js';
 
 
@@ -51,16 +52,12 @@ export function SegmentEditor(props: {
         </p>
       ) : null}
       <ApiErrorBox error={save.error} paths={['name', 'filter']} />
-      <div class="actions">
-        <button type="button" onClick={onClose}>
-          {readOnly ? 'Close' : 'Cancel'}
-        </button>
-        {readOnly ? null : (
-          <button type="submit" class="primary" disabled={save.busy}>
-            {segment ? 'Save segment' : 'Create segment'}
-          </button>
-        )}
-      </div>
+      <FormActions
+        submitLabel={readOnly ? undefined : segment ? 'Save segment' : 'Create segment'}
+        busy={save.busy}
+        onCancel={onClose}
+        cancelLabel={readOnly ? 'Close' : 'Cancel'}
+      />
     </form>
   );
 }

@@ -5,6 +5,7 @@ import { useSession } from '../../auth/session.js';
 import { ApiErrorBox, issuesAt } from '../../components/api-error.js';
 import { Dialog } from '../../components/dialog.js';
 import { TextField } from '../../components/field.js';
+import { FormActions } from '../../components/form-actions.js';
 import { useAction } from '../../components/use-action.js';
 
 /** Create or edit one stage: name and colour (an HTML colour name or a hex code, as the API accepts). */
@@ -29,14 +30,7 @@ export function StageForm({ stage, base, onClose, onSaved }: { stage?: StageHead
           <span class="swatch large" aria-hidden="true" style={{ background: color }} />
         </div>
         <ApiErrorBox error={save.error} paths={['name', 'color']} />
-        <div class="actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" class="primary" disabled={save.busy}>
-            {stage ? 'Save stage' : 'Create stage'}
-          </button>
-        </div>
+        <FormActions submitLabel={stage ? 'Save stage' : 'Create stage'} busy={save.busy} onCancel={onClose} />
       </form>
     </Dialog>
   );
