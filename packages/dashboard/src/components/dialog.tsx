@@ -15,7 +15,12 @@ export function Dialog({ title, open, onClose, children }: { title: string; open
       const opener = document.activeElement as HTMLElement | null;
       dialog.showModal?.();
       if (!dialog.showModal) dialog.setAttribute('open', '');
-      return () => opener?.focus?.();
+      // Closed before focusing the opener: while a modal dialog is open the rest of the page is inert, and an
+      // unmounted dialog's cleanup runs before its element leaves the page.
+      return () => {
+        if (dialog.open) dialog.close?.();
+        opener?.focus?.();
+      };
     }
     if (!open && dialog.open) dialog.close?.();
     return undefined;
