@@ -133,4 +133,27 @@ describeWithChromium('dashboard settings pages in Chromium', () => {
     expect((await h.request('GET', '/members/u-ada')).body).toMatchObject({ name: 'Ada King', email: 'ada@example.com' });
     s.expectNoErrors();
   });
+
+  it('keyboard only: a stage is created and a dialog closed with Escape, focus returning to its opener', { timeout: SUITE_TIMEOUT }, async () => {
+    const s = session();
+    const { page, h } = s;
+    await s.open('stages', 'Stages');
+    // The page's heading has focus on arrival; Tab moves on from there to the page's first action.
+    const newStage = page.getByRole('button', { name: 'New stage' });
+    for (let i = 0; i < 10 && !(await newStage.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+    expect(await newStage.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'New stage' });
+    await expect.poll(() => dialog.getByLabel('Name').evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await expect.poll(() => newStage.evaluate((el) => el === document.activeElement)).toBe(true);
+
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('Keyboard stage');
+    await page.keyboard.press('Enter');
+    await page.getByRole('cell', { name: 'Keyboard stage', exact: true }).waitFor();
+    expect((await h.request('GET', `/apps/${h.appId}/stages`)).body.data.map((x: { name: string }) => x.name)).toContain('Keyboard stage');
+    s.expectNoErrors();
+  });
 });
