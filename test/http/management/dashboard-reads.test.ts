@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FlagFeedbackResponseSchema } from '../../../packages/core/src/dashboard/feedback-route.js';
+import { FlagDetailsResponseSchema } from '../../../packages/core/src/dashboard/flag-details-route.js';
 import { FlagStatusesResponseSchema } from '../../../packages/core/src/dashboard/flag-statuses-route.js';
 import { expressFactory } from '../support/adapters.js';
 import { startHarness, type Harness } from '../support/harness.js';
@@ -54,5 +55,22 @@ describe('dashboard read routes (extension)', () => {
     expect(res.body.data.find((d: { userId: string }) => d.userId === 'u1')).toMatchObject({ score: 2, comment: 'slow' });
     expect(res.body).toMatchObject({ scoreCount: 2, scoreAverage: 3.5 });
     expect((await h.request('GET', `/apps/${h.appId}/flags/nope/feedback`)).status).toBe(404);
+  });
+});
+
+describe('GET /apps/{appId}/flags/{flagKey}/details (extension)', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness(expressFactory);
+  });
+  afterAll(() => h?.close());
+
+  it('answers the flag header with secret and the stale window; 404 for an unknown key', async () => {
+    await createFlag(h, { key: 'hidden', secret: true });
+    const res = await h.request('GET', `/apps/${h.appId}/flags/hidden/details`);
+    expect(res.status, res.text).toBe(200);
+    expectSchema(FlagDetailsResponseSchema, res.body);
+    expect(res.body).toMatchObject({ flag: { key: 'hidden', archived: false }, secret: true, staleAfterDays: 30 });
+    expect((await h.request('GET', `/apps/${h.appId}/flags/nope/details`)).status).toBe(404);
   });
 });

@@ -6,6 +6,7 @@ import { documented } from '../openapi/annotations.js';
 import type { Asset, DashboardAssets } from './assets.js';
 import { flagChecksRoutes } from './checks-route.js';
 import { flagFeedbackRoutes } from './feedback-route.js';
+import { flagDetailsRoutes } from './flag-details-route.js';
 import { flagStatusesRoutes } from './flag-statuses-route.js';
 import { specificTargetsRoutes } from './specific-targets-route.js';
 
@@ -91,4 +92,5 @@ export const dashboardApiRoutes: RouteDefinition[] = [
   ...specificTargetsRoutes,
   ...flagStatusesRoutes,
   ...flagFeedbackRoutes,
+  ...flagDetailsRoutes,
 ];

@@ -16,6 +16,9 @@ import type {
 import type { AppHeader, ListAppsResponseSchema } from '../../../core/src/schemas/app.js';
 import type { AuditEntry, ListAuditResponseSchema } from '../../../core/src/schemas/audit.js';
 import type { FlagChecksResponseSchema } from '../../../core/src/dashboard/checks-route.js';
+import type { FlagFeedbackResponseSchema } from '../../../core/src/dashboard/feedback-route.js';
+import type { FlagDetailsResponseSchema } from '../../../core/src/dashboard/flag-details-route.js';
+import type { FlagStatusesResponseSchema } from '../../../core/src/dashboard/flag-statuses-route.js';
 import type { SpecificTargetsResponseSchema } from '../../../core/src/dashboard/specific-targets-route.js';
 import type {
   Entity,
@@ -117,6 +120,10 @@ export type ListMembers = Static<typeof ListMembersResponseSchema>;
 export type ListSegments = Static<typeof ListSegmentsResponseSchema>;
 export type ListStages = Static<typeof ListStagesResponseSchema>;
 export type FlagChecks = Static<typeof FlagChecksResponseSchema>;
+export type FlagDetails = Static<typeof FlagDetailsResponseSchema>;
+export type FlagFeedback = Static<typeof FlagFeedbackResponseSchema>;
+export type FlagStatuses = Static<typeof FlagStatusesResponseSchema>;
+export type FlagStatus = FlagStatuses['data'][number]['flags'][string];
 export type SpecificTargets = Static<typeof SpecificTargetsResponseSchema>;
 export type TargetingMutation = Static<typeof TargetingMutationResponseSchema>;
 /** A targeting rule as stored: a filter, optionally narrowed to a segment. */

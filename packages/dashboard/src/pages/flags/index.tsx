@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { Link, useLocation } from 'wouter-preact';
 import { seg } from '../../api/client.js';
-import type { FlagHeader, FlagSortBy, ListFlags, ListMembers, ListStages } from '../../api/types.js';
+import type { FlagHeader, FlagSortBy, FlagStatuses, ListFlags, ListMembers, ListStages } from '../../api/types.js';
 import { useSession } from '../../auth/session.js';
 import { ApiErrorBox } from '../../components/api-error.js';
 import { Page } from '../../components/page.js';
@@ -18,10 +18,6 @@ import './flags.css';
 
 const PAGE_SIZE = 50;
 
-interface Statuses {
-  data: Array<{ envId: string; flags: Record<string, Status> }>;
-}
-
 /** The app's flags: search, filters, sort, paging, status and an on/off switch per environment, and "New flag". */
 export default function FlagsPage() {
   const { api, can } = useSession();
@@ -37,7 +33,7 @@ export default function FlagsPage() {
     () => api.get<ListFlags>(`${appPath}/flags`, { ...queryOf(filters), sortBy: sort.key, sortOrder: sort.order, pageIndex, pageSize: PAGE_SIZE }),
     [api, app.id, filters, sort, pageIndex],
   );
-  const statuses = useResource(() => api.get<Statuses>(`${appPath}/flag-statuses`), [api, app.id]);
+  const statuses = useResource(() => api.get<FlagStatuses>(`${appPath}/flag-statuses`), [api, app.id]);
   const stages = useResource(() => api.get<ListStages>(`${appPath}/stages`).then((r) => r.data), [api, app.id]);
   const members = useResource(() => api.get<ListMembers>('members').then((r) => r.data), [api]);
   const statusOf = (envId: string, key: string): Status => statuses.data?.data.find((d) => d.envId === envId)?.flags[key] ?? 'off';

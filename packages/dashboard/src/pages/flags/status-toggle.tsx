@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { seg } from '../../api/client.js';
-import type { EnvironmentHeader, FlagHeader, PutTargetingRequest, Targeting, TargetingMutation } from '../../api/types.js';
+import type { EnvironmentHeader, FlagHeader, FlagStatus, PutTargetingRequest, Targeting, TargetingMutation } from '../../api/types.js';
 import { useSession } from '../../auth/session.js';
 import { ApiErrorBox } from '../../components/api-error.js';
 import { Confirm } from '../../components/dialog.js';
@@ -8,7 +8,7 @@ import { useToast } from '../../components/toast.js';
 import { useAction } from '../../components/use-action.js';
 import { useWorkspace } from '../../workspace.js';
 
-export type Status = 'off' | 'targeted' | 'everyone';
+export type Status = FlagStatus;
 
 const EVERYONE = [{ filter: { type: 'constant', value: true } as const }];
 
