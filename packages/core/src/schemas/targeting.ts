@@ -19,6 +19,12 @@ export const PutTargetingBodySchema = strictObject({
   rules: Type.Array(StoredRuleSchema, { maxItems: 500 }),
   /** Omitted: the stored config is kept. `{ variants: [] }` removes it. */
   config: Type.Optional(strictObject({ variants: Type.Array(ConfigVariantSchema, { maxItems: 100 }) })),
+  ifVersion: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      description: 'Optimistic concurrency: the targeting `version` the change was made on; another version → 400 not_possible',
+    }),
+  ),
 });
 export type PutTargetingBody = Static<typeof PutTargetingBodySchema>;
 

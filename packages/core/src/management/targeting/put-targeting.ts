@@ -33,7 +33,8 @@ function checkBody(body: PutTargetingBody, flagKey: string): void {
 /**
  * Extension: replace a flag's rules (and, when `config` is sent, its config variants) in one environment. An
  * effective change bumps that environment once and the flag's targeting `version` there; a config change also
- * bumps `configVersion`. Sending what is stored changes nothing and bumps nothing.
+ * bumps `configVersion`. Sending what is stored changes nothing and bumps nothing. With `ifVersion`, the change
+ * applies only to that targeting version (optimistic concurrency for editors such as the dashboard).
  */
 export const putTargetingRoute = defineRoute({
   method: 'PUT',
@@ -61,6 +62,12 @@ export const putTargetingRoute = defineRoute({
 
       const stored = await tx.targeting.get(flag.id, env.id);
       const before = stored ?? emptyTargeting(flag, env);
+      // Two people editing the same targeting: the second save is refused instead of silently overwriting.
+      if (body.ifVersion !== undefined && body.ifVersion !== before.version) {
+        throw notPossible('The targeting was changed since it was loaded', {
+          ifVersion: [`is ${body.ifVersion}, but the targeting is now at version ${before.version}`],
+        });
+      }
       const rules: StoredRule[] = body.rules.map((r) => {
         const filter = withRolloutKeys(r.filter, flag.key);
         return r.segmentId ? { filter, segmentId: r.segmentId } : { filter };
