@@ -56,7 +56,14 @@ export function StatusToggle({ flag, env, status, onChanged }: { flag: FlagHeade
       {writable ? (
         <span class="status-actions">
           {status !== 'everyone' ? (
-            <button type="button" class="small" aria-label={label(true)} disabled={action.busy} onClick={() => start(true)}>
+            <button
+              type="button"
+              class="small"
+              // The visible words lead the accessible name (WCAG 2.5.3, axe label-content-name-mismatch).
+              aria-label={status === 'off' ? label(true) : `All on: ${flag.name} for everyone in ${env.name}`}
+              disabled={action.busy}
+              onClick={() => start(true)}
+            >
               {status === 'off' ? 'Turn on' : 'All on'}
             </button>
           ) : null}
