@@ -1,7 +1,13 @@
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 import type { Harness } from '../../http/support/harness.js';
 import { describeWithChromium } from '../support/chromium.js';
+import { artifactPath } from '../support/chromium.js';
 import { SUITE_TIMEOUT, useDashboard } from './support/session.js';
+
+/** docs/images/flag-page.png is rewritten only on request, so a test run leaves the docs as committed. */
+const DOCS_IMAGES = fileURLToPath(new URL('../../../docs/images/', import.meta.url));
 
 /** Evaluates through the runtime API, as an SDK would, in one environment. */
 async function enabledFor(h: Harness, env: 'development' | 'production', flagKey: string, context: Record<string, string>): Promise<boolean | undefined> {
@@ -18,6 +24,8 @@ async function enabledFor(h: Harness, env: 'development' | 'production', flagKey
  */
 describeWithChromium('dashboard journey in Chromium', () => {
   const session = useDashboard({}, async ({ h }) => {
+    const segment = await h.request('POST', `/apps/${h.appId}/segments`, { body: { name: 'Pro users', filter: { type: 'context', field: 'user.plan', operator: 'IS', values: ['pro'] } } });
+    expect(segment.status, segment.text).toBe(200);
     const user = await h.request('PUT', `/apps/${h.appId}/envs/${h.envs.development.id}/users/u-42`, { body: { name: 'Grace Hopper', attributes: { plan: 'pro' } } });
     expect(user.status, user.text).toBe(200);
   });
@@ -37,6 +45,60 @@ describeWithChromium('dashboard journey in Chromium', () => {
     const flags = (await h.request('GET', `/apps/${h.appId}/flags`)).body.data;
     expect(flags.map((f: { key: string }) => f.key)).toEqual([key]);
     expect(key).toBe('checkout-v2');
+    s.expectNoErrors();
+  });
+
+  it('writes rules with a segment and a nested group, and a config variant with a JSON payload, on the flag page', { timeout: SUITE_TIMEOUT }, async () => {
+    const s = session();
+    const { page, h } = s;
+    await s.open('flags/checkout-v2', 'Checkout v2');
+    await page.getByRole('button', { name: 'Add rule' }).click();
+    const rule = page.locator('.rule').first();
+    await rule.getByLabel('Segment').selectOption({ label: 'Pro users' });
+    // The rule's condition becomes a group (the condition goes inside it), then gets a nested group of its own.
+    await rule.getByLabel('Kind of rule 1').selectOption('group');
+    await rule.getByLabel('Attribute').first().fill('company.plan');
+    await rule.getByLabel('Value for company.plan').fill('enterprise');
+    await rule.getByRole('button', { name: 'Add nested group' }).click();
+    await rule.getByLabel('Value for user.id').fill('u-42');
+
+    await page.getByRole('button', { name: 'Add variant' }).click();
+    const payload = page.getByLabel('Payload of variant 1 (JSON)');
+    await payload.fill('{"color": "blue", "steps": [1, 2');
+    await page.getByRole('button', { name: 'Save targeting in Development' }).click();
+    // A payload that is not JSON is caught before saving.
+    await page.getByRole('alert').filter({ hasText: /Fix the \d+ problems? marked above/ }).waitFor();
+    await payload.fill('{"color": "blue", "steps": [1, 2]}');
+    await page.getByRole('button', { name: 'Save targeting in Development' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved targeting of Checkout v2 in Development' }).waitFor();
+
+    const segmentId = (await h.request('GET', `/apps/${h.appId}/segments`)).body.data.find((x: { name: string }) => x.name === 'Pro users').id;
+    const stored = (await h.request('GET', `/apps/${h.appId}/flags/checkout-v2/targeting/${h.envs.development.id}`)).body;
+    expect(stored.rules).toEqual([
+      {
+        segmentId,
+        filter: {
+          type: 'group',
+          operator: 'and',
+          filters: [
+            { type: 'context', field: 'company.plan', operator: 'IS', values: ['enterprise'] },
+            { type: 'group', operator: 'and', filters: [{ type: 'context', field: 'user.id', operator: 'IS', values: ['u-42'] }] },
+          ],
+        },
+      },
+    ]);
+    expect(stored.config.variants).toEqual([expect.objectContaining({ payload: { color: 'blue', steps: [1, 2] } })]);
+    const context = { 'user.id': 'u-42', 'user.plan': 'pro', 'company.id': 'c1', 'company.plan': 'enterprise' };
+    expect(await enabledFor(h, 'development', 'checkout-v2', context)).toBe(true);
+    expect(await enabledFor(h, 'development', 'checkout-v2', { ...context, 'user.plan': 'free' })).toBe(false);
+
+    await page.getByRole('heading', { level: 1, name: 'Checkout v2' }).focus();
+    await s.check('flag-page');
+    if (process.env['UPDATE_DOCS_SCREENSHOTS'] === '1') {
+      mkdirSync(DOCS_IMAGES, { recursive: true });
+      await page.screenshot({ path: artifactPath('flag-page-full.png'), fullPage: true });
+      copyFileSync(artifactPath('flag-page-full.png'), `${DOCS_IMAGES}flag-page.png`);
+    }
     s.expectNoErrors();
   });
 
