@@ -2,19 +2,39 @@ import { useId, useState } from 'preact/hooks';
 
 export type Parsed = { ok: true; value: unknown } | { ok: false; message: string };
 
-/** JSON.parse with the problem said in words and placed by line and column. */
+/** Offset of the first `token` outside a string literal: where V8 stopped when its message names no position. */
+function tokenOffset(text: string, token: string): number {
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"' && token !== '"') inString = true;
+    else if (text.startsWith(token, i)) return i;
+  }
+  return -1;
+}
+
+function where(text: string, message: string): string {
+  const lineCol = /line (\d+) column (\d+)/.exec(message);
+  if (lineCol) return ` at line ${lineCol[1]}, column ${lineCol[2]}`;
+  const token = /Unexpected token '(.+?)'/.exec(message)?.[1];
+  const at = Number(/position (\d+)/.exec(message)?.[1] ?? (token ? tokenOffset(text, token) : -1));
+  if (at < 0) return /end of JSON/.test(message) ? ' at the end' : '';
+  const before = text.slice(0, at);
+  return ` at line ${before.split('\n').length}, column ${before.length - before.lastIndexOf('\n')}`;
+}
+
+/** JSON.parse with the problem placed by line and column (browsers word and place it differently). */
 export function parseJson(text: string): Parsed {
   if (!text.trim()) return { ok: false, message: 'Enter a JSON value, e.g. {"color": "blue"}, "text", 3 or null.' };
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (error) {
     const message = (error as Error).message;
-    const at = /position (\d+)/.exec(message);
-    if (!at) return { ok: false, message: `Not valid JSON: ${message}` };
-    const before = text.slice(0, Number(at[1]));
-    const line = before.split('\n').length;
-    const column = before.length - before.lastIndexOf('\n');
-    return { ok: false, message: `Not valid JSON at line ${line}, column ${column}: ${message.replace(/ in JSON at position \d+.*$/, '')}` };
+    const reason = message.replace(/,? ".*" is not valid JSON$/s, '').replace(/ in JSON at position \d+.*$/s, '');
+    return { ok: false, message: `Not valid JSON${where(text, message)}: ${reason}` };
   }
 }
 
