@@ -29,7 +29,7 @@ function describe(error: unknown, message: string): string {
   if (error.status === 403) return `Not allowed: ${message}`;
   if (error.status === 401) return 'Your session ended. Reload the page and sign in again.';
   // Optimistic concurrency (`ifVersion`): the write was refused rather than overwrite someone else's.
-  if (error.issues['ifVersion']) return 'Someone else saved a change here since you loaded it. Reload to see it, then make your change again.';
+  if (error.code === 'not_possible' && error.issues['ifVersion']) return 'Someone else saved a change here since you loaded it. Reload to see it, then make your change again.';
   return message;
 }
 

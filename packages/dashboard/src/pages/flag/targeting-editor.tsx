@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, seg } from '../../api/client.js';
-import type { ConfigVariant, EnvironmentHeader, FlagHeader, PutTargetingRequest, Segment, StoredRule, Targeting, TargetingMutation } from '../../api/types.js';
+import { isConflict, putTargeting } from '../../api/targeting.js';
+import type { ConfigVariant, EnvironmentHeader, FlagHeader, PutTargetingRequest, Segment, StoredRule, Targeting } from '../../api/types.js';
 import { useSession } from '../../auth/session.js';
 import { ApiErrorBox } from '../../components/api-error.js';
 import { filterProblems, RulesEditor } from '../../components/rule-builder/index.js';
@@ -75,13 +76,13 @@ export function TargetingEditor({ flag, env, segments }: { flag: FlagHeader; env
       return;
     }
     const body: PutTargetingRequest = { rules: draft.rules, config: { variants: draft.variants }, ifVersion: targeting.version };
-    const done = await save.run(() => api.send<TargetingMutation>('PUT', path, body));
+    const done = await save.run(() => putTargeting(api, path, body));
     if (done) {
       loaded.set(done.targeting);
       toast(`Saved targeting of ${flag.name} in ${env.name} (version ${done.targeting.version}).`);
     }
   };
-  const conflict = save.error instanceof ApiError && save.error.issues['ifVersion'] !== undefined;
+  const conflict = isConflict(save.error);
 
   return (
     <div class="targeting">

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { seg } from '../../api/client.js';
-import type { EnvironmentHeader, FlagHeader, FlagStatus, PutTargetingRequest, Targeting, TargetingMutation } from '../../api/types.js';
+import { putTargeting } from '../../api/targeting.js';
+import type { EnvironmentHeader, FlagHeader, FlagStatus, PutTargetingRequest, Targeting } from '../../api/types.js';
 import { useSession } from '../../auth/session.js';
 import { ApiErrorBox } from '../../components/api-error.js';
 import { Confirm } from '../../components/dialog.js';
@@ -33,7 +34,7 @@ export function StatusToggle({ flag, env, status, onChanged }: { flag: FlagHeade
 
   const put = async (on: boolean, targeting: Targeting) => {
     const body: PutTargetingRequest = { rules: on ? EVERYONE : [], ifVersion: targeting.version };
-    const done = await action.run(() => api.send<TargetingMutation>('PUT', path, body));
+    const done = await action.run(() => putTargeting(api, path, body));
     setPending(undefined);
     if (done) {
       toast(`${flag.name} is ${on ? 'on for everyone' : 'off'} in ${env.name}.`);
