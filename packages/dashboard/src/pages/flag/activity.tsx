@@ -11,11 +11,11 @@ import { useWorkspace } from '../../workspace.js';
 import 'uplot/dist/uPlot.min.css';
 
 /** Checks and tracks per day in every environment (uPlot, loaded with the page), and why the flag is (not) stale. */
-export function Activity({ flag }: { flag: FlagHeader }) {
+export function Activity({ flag, staleAfterDays }: { flag: FlagHeader; staleAfterDays: number }) {
   const { api } = useSession();
   const { app } = useWorkspace();
   const checks = useResource(() => api.get<FlagChecks>(`apps/${seg(app.id)}/flags/${seg(flag.key)}/checks`, { days: 30 }), [api, app.id, flag.key]);
-  const s = staleness(flag);
+  const s = staleness(flag, Date.now(), staleAfterDays);
   return (
     <div>
       <p>

@@ -57,7 +57,7 @@ export default function FlagPage({ params }: { params: Record<string, string | u
   const { flag } = details.data;
   const env = envs.find((e) => e.id === envId) ?? workspaceEnv;
   const names = { stages: stages.data ?? [], members: members.data ?? [], segments: segments.data ?? [] };
-  const status = staleness(flag);
+  const status = staleness(flag, Date.now(), details.data.staleAfterDays);
 
   const setArchived = async (isArchived: boolean) => {
     const done = await archive.run(() => api.send<FlagMutationResponse>('PATCH', `${appPath}/flags/${seg(flag.id)}`, { isArchived }));
@@ -127,7 +127,7 @@ export default function FlagPage({ params }: { params: Record<string, string | u
         <h2 id="section-activity" tabIndex={-1}>
           Activity
         </h2>
-        <Activity flag={flag} />
+        <Activity flag={flag} staleAfterDays={details.data.staleAfterDays} />
       </section>
       <section aria-labelledby="section-feedback">
         <h2 id="section-feedback" tabIndex={-1}>
