@@ -27,6 +27,7 @@ export const PORT_METHODS: { readonly [R in keyof Repositories]: Readonly<Record
     addMembership: true,
     listCompanyUsers: true,
     listUserCompanies: true,
+    search: true,
   },
   events: {
     insertTracks: true,

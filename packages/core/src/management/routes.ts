@@ -6,6 +6,7 @@ import { updateAppRoute } from './apps/update-app.js';
 import { listAuditRoute, listOrganizationAuditRoute } from './audit/list-audit.js';
 import { deleteEntityRoute } from './entities/delete-entity.js';
 import { getEntityRoute } from './entities/get-entity.js';
+import { listEntitiesRoute } from './entities/list-entities.js';
 import { upsertEntityRoute } from './entities/upsert-entity.js';
 import { COMPANY, USER } from './entity-flags/entity-kind.js';
 import { getEntityFlagsRoute } from './entity-flags/get-entity-flags.js';
@@ -67,9 +68,11 @@ export const extensionManagementRoutes: RouteDefinition[] = [
   putMemberRoute,
   getTargetingRoute,
   putTargetingRoute,
+  listEntitiesRoute(USER),
   getEntityRoute(USER),
   upsertEntityRoute(USER),
   deleteEntityRoute(USER),
+  listEntitiesRoute(COMPANY),
   getEntityRoute(COMPANY),
   upsertEntityRoute(COMPANY),
   deleteEntityRoute(COMPANY),
