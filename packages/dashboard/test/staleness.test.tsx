@@ -24,7 +24,7 @@ describe('staleness label', () => {
   });
 
   it('is stale once the window has passed without checks, or after a long rollout to everyone; says why', () => {
-    expect(staleness(flag({ createdAt: daysAgo(31) }), NOW)).toMatchObject({ label: 'stale', reason: expect.stringMatching(/never checked/) });
+    expect(staleness(flag({ createdAt: daysAgo(31) }), NOW)).toMatchObject({ label: 'stale', reason: expect.stringMatching(/No code has ever checked it/) });
     const rolled = flag({ createdAt: daysAgo(90), lastCheckAt: daysAgo(1), noRecentChecks: false, rolledOutToEveryoneAt: daysAgo(40) });
     expect(staleness(rolled, NOW)).toMatchObject({ label: 'stale', reason: expect.stringMatching(/Rolled out to everyone/) });
   });
