@@ -12,16 +12,21 @@ describeWithChromium('dashboard users, companies and audit in Chromium', () => {
     expect((await h.request('PUT', entityPath('companies', 'acme'), { body: { name: 'Acme', attributes: { tier: 'gold' } } })).status).toBe(200);
   });
 
-  it('Users: finds a user by id, shows attributes and flags, sets an attribute, adds and removes specific targeting', { timeout: SUITE_TIMEOUT }, async () => {
+  it('Users: searches by id or name, shows attributes and flags, sets an attribute, adds and removes specific targeting', { timeout: SUITE_TIMEOUT }, async () => {
     const s = session();
     const { page, h } = s;
-    await s.open('users', 'Users');
-    await page.getByLabel('Find a user by id').fill('nobody');
-    await page.getByRole('button', { name: 'Find' }).click();
+    await s.open('users/nobody', 'Users: nobody');
     await page.getByText(/No user with id nobody is stored in Development/).waitFor();
 
-    await page.getByLabel('Find a user by id').fill('u-1');
-    await page.getByRole('button', { name: 'Find' }).click();
+    await s.open('users', 'Users');
+    const search = page.getByRole('search', { name: 'Search users' });
+    await page.getByRole('link', { name: 'u-1', exact: true }).waitFor();
+    await search.getByLabel('Search users by id or name').fill('nobody');
+    await search.getByRole('button', { name: 'Search' }).click();
+    await page.getByText(/No user in Development has an id starting with, or a name containing, “nobody”/).waitFor();
+    await search.getByLabel('Search users by id or name').fill('GRACE');
+    await search.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('link', { name: 'u-1', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'Users: Grace' }).waitFor();
     await page.locator('.attributes').getByText('plan').waitFor();
     const target = page.getByRole('button', { name: 'Target user u-1 with beta-banner' });

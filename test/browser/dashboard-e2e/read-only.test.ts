@@ -31,7 +31,7 @@ describeWithChromium('dashboard for a viewer in Chromium', () => {
       ['keys', 'Keys', page.getByRole('cell', { name: 'CI', exact: true })],
       ['members', 'Members', page.getByRole('cell', { name: 'Ada', exact: true })],
       ['users/u-1', 'Users: Grace', page.getByRole('link', { name: 'read-me' })],
-      ['companies', 'Companies', page.getByText(/Enter the id of a company/)],
+      ['companies', 'Companies', page.getByText(/No company is stored in Development yet/)],
       ['audit', 'Audit', page.locator('.audit-entry').first()],
     ] as const) {
       await s.open(route, heading);

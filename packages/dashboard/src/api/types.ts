@@ -24,6 +24,7 @@ import type {
   Entity,
   EntityFlag,
   EntityFlagsResponse,
+  ListEntitiesResponse,
   UpdateEntityFlagsBody,
   UpsertEntityBody,
 } from '../../../core/src/schemas/entity-flag.js';
@@ -83,6 +84,7 @@ export type {
   EntityFlag,
   EntityFlagsResponse,
   Environment,
+  ListEntitiesResponse,
   EnvironmentHeader,
   ErrorBody,
   Filter,
