@@ -32,6 +32,17 @@ export default defineConfig({
           exclude: ['test/postgres/**', '**/node_modules/**'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          // Builds the dashboard when its sources changed since the last build: tests serve what they test.
+          globalSetup: ['./test/support/dashboard-build.ts'],
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'dashboard',
+          include: ['packages/dashboard/test/**/*.test.tsx'],
+          environment: 'happy-dom',
+          testTimeout: 30_000,
         },
       },
       {

@@ -1,9 +1,13 @@
 import { transform } from 'esbuild';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadDashboardAssets } from '../../packages/core/src/dashboard/assets.js';
 import { expressFactory } from '../http/support/adapters.js';
 import { startHarness, type Harness } from '../http/support/harness.js';
 
-/** The dashboard's files as served, without a browser: routes, types, caching, and that the scripts parse. */
+/**
+ * The dashboard's files (the build of @flagmount/dashboard) as the core serves them, without a browser: routes,
+ * types, caching, that the scripts parse, and what happens when the package is not built.
+ */
 describe('dashboard assets', () => {
   let h: Harness;
   let html: string;
@@ -14,7 +18,7 @@ describe('dashboard assets', () => {
     const page = await h.request('GET', '/ui/', { key: null });
     expect(page.status).toBe(200);
     html = page.text;
-    assets = [...html.matchAll(/(?:src|href)="assets\/([^"]+)"/g)].map((m) => m[1]!);
+    assets = [...html.matchAll(/(?:src|href)="\.\/assets\/([^"]+)"/g)].map((m) => m[1]!);
   });
   afterAll(() => h?.close());
 
@@ -38,7 +42,7 @@ describe('dashboard assets', () => {
   });
 
   it('serves content-hashed scripts and styles with their types, cached for a year, 304 on revalidation', async () => {
-    expect(assets.map((a) => a.replace(/\.[0-9a-f]{16}\./, '.HASH.')).sort()).toEqual(['app.HASH.css', 'app.HASH.js']);
+    expect(assets.map((a) => a.replace(/\.[\w-]{8}\./, '.HASH.')).sort()).toEqual(['index.HASH.css', 'index.HASH.js']);
     for (const name of assets) {
       const res = await fetch(`${h.baseUrl}/ui/assets/${name}`);
       expect(res.status).toBe(200);
@@ -47,7 +51,7 @@ describe('dashboard assets', () => {
       const etag = res.headers.get('etag')!;
       expect((await fetch(`${h.baseUrl}/ui/assets/${name}`, { headers: { 'if-none-match': etag } })).status).toBe(304);
     }
-    expect((await fetch(`${h.baseUrl}/ui/assets/app.0000000000000000.js`)).status).toBe(404);
+    expect((await fetch(`${h.baseUrl}/ui/assets/index.00000000.js`)).status).toBe(404);
   });
 
   it('ships a script that parses, with no external URL (works offline)', async () => {
@@ -55,8 +59,28 @@ describe('dashboard assets', () => {
     await expect(transform(js, { loader: 'js', target: 'es2020' })).resolves.toBeDefined();
     const css = await (await fetch(`${h.baseUrl}/ui/assets/${assets.find((a) => a.endsWith('.css'))}`)).text();
     await expect(transform(css, { loader: 'css' })).resolves.toBeDefined();
-    const urls = [...`${html}\n${js}\n${css}`.matchAll(/https?:\/\/[^\s'")]+/g)].map((m) => m[0]);
-    expect(urls.filter((u) => u !== 'http://www.w3.org/2000/svg')).toEqual([]);
+    const urls = [...`${html}\n${js}\n${css}`.matchAll(/https?:\/\/[^\s'"`)]+/g)].map((m) => m[0]);
+    // XML namespace names (SVG, MathML, XHTML) are identifiers, never fetched.
+    expect(urls.filter((u) => !u.startsWith('http://www.w3.org/'))).toEqual([]);
+  });
+
+  it('has no inline script or style, which the CSP would block', () => {
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    expect(html).not.toMatch(/<style|\sstyle=/);
+  });
+
+  it('answers a helpful 404 page, and logs why, when @flagmount/dashboard is not built', async () => {
+    vi.doMock('@flagmount/dashboard', () => ({ distDir: '/nonexistent/flagmount-dashboard/' }));
+    try {
+      const warnings: string[] = [];
+      const logger = { debug() {}, info() {}, error() {}, warn: (message: string) => warnings.push(message) };
+      const assets = await loadDashboardAssets(logger);
+      expect(assets.available).toBe(false);
+      expect(String(assets.html.body)).toContain('npm run build -w @flagmount/dashboard');
+      expect(warnings).toEqual([expect.stringMatching(/not built/)]);
+    } finally {
+      vi.doUnmock('@flagmount/dashboard');
+    }
   });
 
   it('is not served unless the dashboard option is on', async () => {

@@ -79,6 +79,8 @@ describe('GET /openapi.json', () => {
       ['/apps/{appId}/envs/{envId}/users/{userId}/flags', 'patch'],
       ['/apps/{appId}/flags/{flagKey}/targeting/{envId}', 'put'],
       ['/apps/{appId}/flags/{flagKey}/checks', 'get'],
+      ['/apps/{appId}/flags/{flagKey}/feedback', 'get'],
+      ['/apps/{appId}/flag-statuses', 'get'],
       ['/features', 'get'],
       ['/features/evaluated', 'get'],
       ['/bulk', 'post'],

@@ -3,6 +3,7 @@ import { FlagmountClient } from './client/flagmount-client.js';
 import type { ClientAnalyticsStats } from './client/event-buffer.js';
 import type { RequestFlags } from './client/request-flags.js';
 import { RequestScope } from './client/request-scope.js';
+import { loadDashboardAssets } from './dashboard/assets.js';
 import { dashboardApiRoutes, dashboardRoutes } from './dashboard/routes.js';
 import { createHandler, type CoreHandler } from './http/handler.js';
 import { InFlight } from './http/in-flight.js';
@@ -92,11 +93,12 @@ export async function createFlagmount(options: FlagmountOptions): Promise<Flagmo
     inFlight: new InFlight(),
   };
 
+  // The UI calls the management API on its own mount, so it is served only beside it.
+  const dashboard = resolved.dashboard && resolved.mount.management ? await loadDashboardAssets(logger) : undefined;
   const routes: RouteDefinition[] = [
     ...(resolved.mount.management ? [...managementRoutes, ...openFeatureManifestRoutes, ...dashboardApiRoutes] : []),
     ...(resolved.mount.runtime ? [...runtimeRoutes, ...ofrepRoutes] : []),
-    // The UI calls the management API on its own mount, so it is served only beside it.
-    ...(resolved.dashboard && resolved.mount.management ? dashboardRoutes : []),
+    ...(dashboard ? dashboardRoutes(dashboard) : []),
     openApiRoute(() => routes),
   ];
   const handler = createHandler(services, routes);

@@ -6,7 +6,7 @@ export { compare as compareIds, expectConflict, expectNotFound, rejection, waitF
 export { checkApps, checkMembers, checkOrganizations } from './suites/organizations.js';
 export { checkBumpVersion, checkEnvironments, checkSdkKeys } from './suites/environments.js';
 export { checkFlags, checkSegments, checkSpecificTargets, checkStages, checkTargeting } from './suites/catalog.js';
-export { checkEntities, checkEntityDeleteCascade, checkMemberships } from './suites/entities.js';
+export { checkEntities, checkEntityDeleteCascade, checkEntitySearch, checkMemberships } from './suites/entities.js';
 export { checkCheckRing, checkEventIdsUnique, checkEventLogs, checkFeedback } from './suites/events.js';
 export { checkEntityFlagStatsMerge, checkFlagDailyStatsMerge, checkFlagTotals } from './suites/stats.js';
 export { checkAuditList, checkManagementKeys } from './suites/audit-keys.js';

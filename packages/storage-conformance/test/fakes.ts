@@ -28,6 +28,7 @@ export const PORT_METHODS: { readonly [R in keyof Repositories]: Readonly<Record
     listCompanyUsers: true,
     listUserCompanies: true,
     listAttributesPage: true,
+    search: true,
   },
   events: {
     insertTracks: true,

@@ -23,6 +23,37 @@ forEachAdapter((harness) => {
         expect(await versions(h)).toEqual(before);
       });
 
+      it(`${segment}: GET reads one stored entity (404 for one never stored, or in another environment)`, async () => {
+        const h = harness();
+        await h.request('PUT', `${base(h, segment)}/e1`, { body: { name: 'Acme', attributes: { plan: 'pro' } } });
+        const read = await h.request('GET', `${base(h, segment)}/e1`);
+        expect(read.status, read.text).toBe(200);
+        expectSchema(EntitySchema, read.body);
+        expect(read.body).toMatchObject({ id: 'e1', name: 'Acme', attributes: { plan: 'pro' } });
+        expectError(await h.request('GET', `${base(h, segment)}/nobody`), 404, 'not_found');
+        expectError(await h.request('GET', `${base(h, segment, h.envs.development.id)}/e1`), 404, 'not_found');
+      });
+
+      it(`${segment}: GET the list searches by id prefix or name, pages by id`, async () => {
+        const h = harness();
+        for (const [id, name] of [['e-2', 'Grace'], ['e-1', 'Ada'], ['other', 'Adams']] as const) {
+          await h.request('PUT', `${base(h, segment)}/${id}`, { body: { name } });
+        }
+        await h.request('PUT', `${base(h, segment, h.envs.development.id)}/e-3`, { body: {} });
+        const list = async (query: Record<string, string | number>) => {
+          const res = await h.request('GET', base(h, segment), { query });
+          expect(res.status, res.text).toBe(200);
+          return { ids: res.body.data.map((e: { id: string }) => e.id), next: res.body.nextCursor };
+        };
+        expect(await list({})).toEqual({ ids: ['e-1', 'e-2', 'other'], next: null });
+        expect(await list({ search: 'E-' })).toEqual({ ids: ['e-1', 'e-2'], next: null });
+        expect(await list({ search: 'ada' })).toEqual({ ids: ['e-1', 'other'], next: null });
+        expect(await list({ limit: 2 })).toEqual({ ids: ['e-1', 'e-2'], next: 'e-2' });
+        expect(await list({ limit: 2, after: 'e-2' })).toEqual({ ids: ['other'], next: null });
+        expectError(await h.request('GET', base(h, segment), { query: { limit: 0 } }), 400, 'invalid_request', 'limit');
+        expectError(await h.request('GET', base(h, segment, 'ennope')), 404, 'not_found');
+      });
+
       it(`${segment}: validates id length and body, storing nothing`, async () => {
         const h = harness();
         expect((await h.request('PUT', `${base(h, segment)}/${str(128)}`, { body: {} })).status).toBe(200);

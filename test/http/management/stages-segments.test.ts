@@ -144,7 +144,10 @@ forEachAdapter((harness) => {
       await expectNothingStored(h, async () => {
         const same = await h.request('PATCH', `${segments(h)}/${id}`, { body: { filter: { values: ['gold'], operator: 'IS', field: 'company.tier', type: 'context' } } });
         expect(same.status).toBe(200);
-        expectError(await h.request('DELETE', `${segments(h)}/${id}`), 400, 'not_possible');
+        const refused = await h.request('DELETE', `${segments(h)}/${id}`);
+        expectError(refused, 400, 'not_possible', 'segmentId');
+        // Where it is used, by flag key and environment name, so the rules to change first can be found.
+        expect(refused.body.issues.segmentId).toEqual(['used by the rules of flag k in Production']);
       });
     });
   });

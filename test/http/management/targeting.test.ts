@@ -56,6 +56,27 @@ forEachAdapter((harness) => {
       });
     });
 
+    it('ifVersion: applies on the version it names; a change made meanwhile is refused, not overwritten', async () => {
+      const h = harness();
+      await createFlag(h, { key: 'k' });
+      const first = await h.request('PUT', path(h), { body: { rules: [{ filter: PRO }], ifVersion: 0 } });
+      expect(first.status, first.text).toBe(200);
+      expect(first.body.targeting.version).toBe(1);
+      // A second editor still on version 0: refused, and nothing stored.
+      await expectNothingStored(h, async () => {
+        const stale = await h.request('PUT', path(h), { body: { rules: [{ filter: HALF }], ifVersion: 0 } });
+        expectError(stale, 400, 'not_possible', 'ifVersion');
+        expect(stale.body.issues.ifVersion).toEqual(['is 0, but the targeting is now at version 1']);
+      });
+      // Targeting a user one by one moves the version too, so it also counts as a change made meanwhile.
+      await h.request('PUT', `/apps/${h.appId}/envs/${h.envs.production.id}/users/u1`, { body: {} });
+      await h.request('PATCH', `/apps/${h.appId}/envs/${h.envs.production.id}/users/u1/flags`, { body: { updates: [{ flagKey: 'k', specificTargetValue: true }] } });
+      expectError(await h.request('PUT', path(h), { body: { rules: [], ifVersion: 1 } }), 400, 'not_possible', 'ifVersion');
+      const current = (await h.request('GET', path(h))).body.version;
+      expect((await h.request('PUT', path(h), { body: { rules: [], ifVersion: current } })).status).toBe(200);
+      expectError(await h.request('PUT', path(h), { body: { rules: [], ifVersion: -1 } }), 400, 'invalid_request', 'ifVersion');
+    });
+
     it('accepts rules referencing a segment of the app', async () => {
       const h = harness();
       await createFlag(h, { key: 'k' });

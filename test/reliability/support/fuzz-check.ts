@@ -1,7 +1,8 @@
 import { validateHeaderName, validateHeaderValue } from 'node:http';
 import { bodyText, type CoreHandler, type CoreRequest, type Flagmount, type RouteDefinition, type Storage } from '@flagmount/core';
 import fc from 'fast-check';
-import { dashboardAssets } from '../../../packages/core/src/dashboard/assets.js';
+import { loadDashboardAssets } from '../../../packages/core/src/dashboard/assets.js';
+import { silentLogger } from '../../../packages/core/src/logger.js';
 import { errorBodyProblems, ofrepFailureProblems, statusCodeProblems } from './error-body.js';
 import { describeRequest, requestArb, type FuzzFixture } from './fuzz-requests.js';
 
@@ -245,7 +246,7 @@ export async function createFixture(instance: Flagmount): Promise<FuzzFixture> {
   await call('PUT', `/members/m1`, { name: 'Member One', email: 'm1@example.com' });
   const { key } = await call('POST', '/keys', { name: 'fuzz', scopes: ['read'] });
   const app = await call('GET', `/apps/${appId}`);
-  const [file] = [...dashboardAssets().files.keys()];
+  const [file] = [...(await loadDashboardAssets(silentLogger)).files.keys()];
   return {
     ids: {
       appId,

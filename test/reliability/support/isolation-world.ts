@@ -79,7 +79,8 @@ export async function buildWorld(send: Send, instance: Awaited<ReturnType<typeof
   await call('PUT', '/members/m1', { name: 'M One', email: 'm1@example.com' });
   const app = await call('GET', `/apps/${appA}`);
   const other = await otherOrganization({ storage: instance.services.storage, orgId: bootstrap.organizationId } as never);
-  const asset = [...(await import('../../../packages/core/src/dashboard/assets.js')).dashboardAssets().files.keys()][0]!;
+  const { loadDashboardAssets } = await import('../../../packages/core/src/dashboard/assets.js');
+  const asset = [...(await loadDashboardAssets(instance.services.logger)).files.keys()][0]!;
   return {
     appA,
     appB,

@@ -3,8 +3,11 @@ import { notFound } from '../http/http-error.js';
 import { defineRoute, raw, type RouteDefinition } from '../http/route.js';
 import type { CoreRequest, CoreResponse } from '../http/types.js';
 import { documented } from '../openapi/annotations.js';
-import { dashboardAssets, type Asset } from './assets.js';
+import type { Asset, DashboardAssets } from './assets.js';
 import { flagChecksRoutes } from './checks-route.js';
+import { flagFeedbackRoutes } from './feedback-route.js';
+import { flagDetailsRoutes } from './flag-details-route.js';
+import { flagStatusesRoutes } from './flag-statuses-route.js';
 import { specificTargetsRoutes } from './specific-targets-route.js';
 
 /**
@@ -27,11 +30,11 @@ function send(request: CoreRequest, asset: Asset, cacheControl: string): CoreRes
   return { status: 200, headers: { ...headers, 'content-type': asset.contentType }, body: asset.body };
 }
 
-const page = defineRoute({
+const page = (assets: DashboardAssets) => defineRoute({
   method: 'GET',
   path: '/ui',
   operationId: 'getDashboard',
-  summary: 'The dashboard (HTML); it asks for a management API key and calls the management API with it',
+  summary: 'The dashboard (HTML): signs in with the host session or a management API key and calls the management API',
   surface: 'management',
   tags: ['Dashboard'],
   auth: { kind: 'public' },
@@ -45,11 +48,14 @@ const page = defineRoute({
       return raw({ status: 308, headers: { location: `ui/${q.length <= 2048 ? q : ''}`, 'cache-control': 'no-cache' } });
     }
     // Revalidated on every load, so a new release's asset names are picked up at once.
-    return raw(send(request, dashboardAssets().html, 'no-cache'));
+    if (!assets.available) {
+      return raw({ status: 404, headers: { ...SECURITY_HEADERS, 'content-type': assets.html.contentType, 'cache-control': 'no-cache' }, body: assets.html.body });
+    }
+    return raw(send(request, assets.html, 'no-cache'));
   },
 });
 
-const file = defineRoute({
+const file = (assets: DashboardAssets) => defineRoute({
   method: 'GET',
   path: '/ui/assets/{file}',
   operationId: 'getDashboardAsset',
@@ -60,25 +66,31 @@ const file = defineRoute({
   params: Type.Object({ file: Type.String({ minLength: 1, maxLength: 100 }) }),
   produces: 'text/plain',
   async handle({ request, params }) {
-    const asset = dashboardAssets().files.get(params.file);
+    const asset = assets.files.get(params.file);
     // The spec's error body, like every other 4xx of the mount.
     if (!asset) throw notFound(`Asset ${params.file}`);
     return raw(send(request, asset, 'public, max-age=31536000, immutable'));
   },
 });
 
-/** The UI itself: served only when `createFlagmount({ dashboard: true })`. */
-export const dashboardRoutes: RouteDefinition[] = [
-  documented(page, {
+/** The UI itself (the files of `@flagmount/dashboard`): served only when `createFlagmount({ dashboard: true })`. */
+export const dashboardRoutes = (assets: DashboardAssets): RouteDefinition[] => [
+  documented(page(assets), {
     responses: {
       '304': { description: 'Not modified (If-None-Match)' },
       '308': { description: 'Redirect from `<prefix>/ui` to `<prefix>/ui/`' },
     },
   }),
-  documented(file, {
+  documented(file(assets), {
     responses: { '304': { description: 'Not modified (If-None-Match)' }, '404': { description: 'No such asset' } },
   }),
 ];
 
 /** Read-only management routes the UI needs and the spec lacks; part of the management API (in OpenAPI). */
-export const dashboardApiRoutes: RouteDefinition[] = [...flagChecksRoutes, ...specificTargetsRoutes];
+export const dashboardApiRoutes: RouteDefinition[] = [
+  ...flagChecksRoutes,
+  ...specificTargetsRoutes,
+  ...flagStatusesRoutes,
+  ...flagFeedbackRoutes,
+  ...flagDetailsRoutes,
+];

@@ -5,6 +5,8 @@ import { listAppsRoute } from './apps/list-apps.js';
 import { updateAppRoute } from './apps/update-app.js';
 import { listAuditRoute, listOrganizationAuditRoute } from './audit/list-audit.js';
 import { deleteEntityRoute } from './entities/delete-entity.js';
+import { getEntityRoute } from './entities/get-entity.js';
+import { listEntitiesRoute } from './entities/list-entities.js';
 import { upsertEntityRoute } from './entities/upsert-entity.js';
 import { COMPANY, USER } from './entity-flags/entity-kind.js';
 import { getEntityFlagsRoute } from './entity-flags/get-entity-flags.js';
@@ -75,8 +77,12 @@ export const extensionManagementRoutes: RouteDefinition[] = [
   createScheduleRoute,
   listSchedulesRoute,
   cancelScheduleRoute,
+  listEntitiesRoute(USER),
+  getEntityRoute(USER),
   upsertEntityRoute(USER),
   deleteEntityRoute(USER),
+  listEntitiesRoute(COMPANY),
+  getEntityRoute(COMPANY),
   upsertEntityRoute(COMPANY),
   deleteEntityRoute(COMPANY),
   listAuditRoute,

@@ -91,6 +91,23 @@ export const EntitySchema = Type.Object(
 );
 export type Entity = Static<typeof EntitySchema>;
 
+export const ENTITY_SEARCH_LIMIT_DEFAULT = 50;
+export const ENTITY_SEARCH_LIMIT_MAX = 200;
+
+/** Extension: look users or companies up by id prefix or name (the dashboard's Users and Companies pages). */
+export const ListEntitiesQuerySchema = Type.Object({
+  search: Type.Optional(Text({ maxLength: 128, description: 'Start of the id, or part of the name (ASCII letters case-insensitive); empty: all' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: ENTITY_SEARCH_LIMIT_MAX, default: ENTITY_SEARCH_LIMIT_DEFAULT })),
+  after: Type.Optional(Text({ minLength: 1, maxLength: 128, description: 'The nextCursor of the previous page' })),
+});
+
+/** By id, ascending. `nextCursor` is null on the last page. */
+export const ListEntitiesResponseSchema = Type.Object(
+  { data: Type.Array(EntitySchema), nextCursor: nullable(Type.String()) },
+  { additionalProperties: false },
+);
+export type ListEntitiesResponse = Static<typeof ListEntitiesResponseSchema>;
+
 export const DeleteCompanyQuerySchema = Type.Object({
   deleteUsers: Type.Optional(Type.Boolean({ default: false, description: 'Also delete the users of the company' })),
 });

@@ -161,6 +161,18 @@ export interface EntityRepository {
     afterId: string | undefined,
     limit: number,
   ): Promise<Array<Pick<EntityRecord, 'id' | 'attributes'>>>;
+  /**
+   * Entities of one type in an environment whose id starts with, or whose name contains, `search` (ASCII letters
+   * compared case-insensitively; every entity when it is empty), ascending by id, ids after `after` only, at most
+   * `limit`. For looking people up (the dashboard), not for a hot path.
+   */
+  search(envId: string, type: EntityType, options: EntitySearch): Promise<EntityRecord[]>;
+}
+
+export interface EntitySearch {
+  search: string;
+  limit: number;
+  after?: string;
 }
 
 export interface EventRepository {

@@ -128,11 +128,36 @@ export async function checkEntityDeleteCascade(storage: Storage): Promise<void> 
   ]);
 }
 
+export async function checkEntitySearch(storage: Storage): Promise<void> {
+  await seedBase(storage);
+  await storage.environments.insert(environment({ id: 'env_b' }));
+  const repo = storage.entities;
+  const put = (o: Parameters<typeof entity>[0]) => repo.put(entity(o));
+  await put({ id: 'u-2', name: 'Grace Hopper' });
+  await put({ id: 'U-10', name: null });
+  await put({ id: 'u-1', name: 'Ada Lovelace' });
+  await put({ id: 'x_50%', name: 'Percent' });
+  await put({ type: 'company', id: 'u-3', name: 'Acme' });
+  await put({ envId: 'env_b', id: 'u-4' });
+  const ids = async (search: string, limit = 10, after?: string) =>
+    (await repo.search('env_a', 'user', { search, limit, ...(after !== undefined ? { after } : {}) })).map((e) => e.id);
+  expect(await ids(''), 'empty search: every entity of that type and environment, by id').toEqual(['U-10', 'u-1', 'u-2', 'x_50%']);
+  expect(await ids('u-'), 'id prefix, ASCII letters case-insensitive').toEqual(['U-10', 'u-1', 'u-2']);
+  expect(await ids('HOPPER'), 'name substring, case-insensitive').toEqual(['u-2']);
+  expect(await ids('-1'), 'the id matches from its start only').toEqual([]);
+  expect(await ids('x_5'), '_ matches itself').toEqual(['x_50%']);
+  expect(await ids('x%'), '% matches itself').toEqual([]);
+  expect(await ids('', 2), 'at most limit').toEqual(['U-10', 'u-1']);
+  expect(await ids('', 2, 'u-1'), 'after an id').toEqual(['u-2', 'x_50%']);
+  expect(await repo.search('env_a', 'user', { search: 'ada', limit: 5 }), 'whole rows').toEqual([entity({ id: 'u-1', name: 'Ada Lovelace' })]);
+}
+
 export const entityChecks: CheckGroup = {
   name: 'entities',
   checks: [
     { name: 'get, put replaces the whole row, getMany', run: checkEntities },
     { name: 'memberships: idempotent add, ascending lists', run: checkMemberships },
     { name: 'delete cascades to memberships, overrides and stats of that entity only', run: checkEntityDeleteCascade },
+    { name: 'search: id prefix or name substring, by id, limit and after', run: checkEntitySearch },
   ],
 };

@@ -1,5 +1,6 @@
 import type { EntityRecord, EntityRepository } from '@flagmount/core';
 import { decodeValue } from '../codec.js';
+import { sql } from 'kysely';
 import { codecs } from '../codecs.js';
 import { affected, chunks, pick, type RepoContext } from './context.js';
 
@@ -97,6 +98,15 @@ export function entityRepository(ctx: RepoContext): EntityRepository {
         .orderBy('user_id')
         .execute();
       return rows.map((row) => row.user_id);
+    },
+    async search(envId, type, { search, limit, after }) {
+      // LIKE with an escape character, so that % and _ in what was typed match themselves.
+      const q = search.replace(/[A-Z]/g, (c) => c.toLowerCase()).replace(/[\\%_]/g, (c) => `\\${c}`);
+      let query = ctx.db().selectFrom('entities').selectAll().where('env_id', '=', envId).where('type', '=', type);
+      if (after !== undefined) query = query.where('id', '>', after);
+      if (q) query = query.where(sql<boolean>`(lower(id) like ${`${q}%`} escape '\\' or lower(name) like ${`%${q}%`} escape '\\')`);
+      const rows = await query.orderBy('id').limit(limit).execute();
+      return rows.map((row) => codec.decode(row));
     },
     async listUserCompanies(envId, userId) {
       const rows = await ctx

@@ -3,6 +3,9 @@ import { key } from '../tables.js';
 import { by, compare, copy, copyAll, normalize } from '../rows.js';
 import type { Db } from '../view.js';
 
+/** Lower-cases ASCII letters only, as SQL's lower() does in SQLite, so every store matches the same entities. */
+const asciiLower = (text: string) => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+
 export function entityRepository(db: Db): EntityRepository {
   const t = db.entities;
   const memberships = db.memberships;
@@ -60,6 +63,14 @@ export function entityRepository(db: Db): EntityRepository {
     async listUserCompanies(envId, userId) {
       const rows = memberships.rows().filter((m) => m.envId === envId && m.userId === userId);
       return rows.sort(by((m) => m.companyId)).map((m) => m.companyId);
+    },
+    async search(envId, type, { search, limit, after }) {
+      const q = asciiLower(search);
+      const rows = t
+        .rows()
+        .filter((e) => e.envId === envId && e.type === type && (after === undefined || compare(e.id, after) > 0))
+        .filter((e) => !q || asciiLower(e.id).startsWith(q) || (e.name !== null && asciiLower(e.name).includes(q)));
+      return copyAll(rows.sort(by((e) => e.id)).slice(0, limit));
     },
   };
 }

@@ -63,7 +63,7 @@ export const listFlagsRoute = defineRoute({
   },
 });
 
-async function environmentStatuses(
+export async function environmentStatuses(
   repos: Repositories,
   appId: string,
   env: EnvironmentRecord | undefined,

@@ -28,8 +28,13 @@ export const deleteSegmentRoute = defineRoute({
       refuseAllSegment(segment);
       const usage = await segmentUsage(tx, app.id, segment.id);
       if (usage.length) {
+        // Named, so that whoever deletes knows which rules to change first (the dashboard shows these messages).
+        const [flags, envs] = await Promise.all([tx.flags.listByApp(app.id), tx.environments.listByApp(app.id)]);
+        const flagKey = new Map(flags.map((f) => [f.id, f.key]));
+        const envName = new Map(envs.map((e) => [e.id, e.name]));
+        const uses = usage.map((u) => `used by the rules of flag ${flagKey.get(u.flagId) ?? u.flagId} in ${envName.get(u.envId) ?? u.envId}`);
         throw notPossible(`Segment ${segment.id} is used by the targeting rules of ${usage.length} flag environment(s)`, {
-          segmentId: ['used by targeting rules'],
+          segmentId: uses,
         });
       }
       await tx.segments.delete(segment.id);
