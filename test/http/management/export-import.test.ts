@@ -77,6 +77,9 @@ forEachAdapter((harness) => {
         expectError(res, 400, 'invalid_request');
         expect(Object.keys(res.body.issues).sort()).toEqual(['flags.0.stage', 'flags.0.targeting.Nowhere', 'flags.0.targeting.Nowhere.rules.0.segment']);
       });
+      const all = await exportDoc(h);
+      all.segments[0].filter = { type: 'constant', value: false };
+      expect((await importDoc(h, all)).body.issues).toEqual({ 'segments.0': ['the "all" segment "All" cannot be changed'] });
       const shape = await importDoc(h, { formatVersion: 2, app: {}, environments: [], stages: [], segments: [], flags: [] });
       expectError(shape, 400, 'invalid_request');
       expect(Object.keys(shape.body.issues)).toEqual(expect.arrayContaining(['formatVersion', 'app.name', 'environments']));

@@ -66,6 +66,13 @@ export async function reconcile(input: ReconcileInput): Promise<ReconcileResult>
     const problem = existingFlags.has(f.key) ? undefined : flagKeyFormatProblem(f.key, doc.app.flagKeyFormat);
     if (problem) addIssue(issues, `flags.${i}.key`, problem);
   });
+  // As on the segment routes: the `all` segment is the app's "everyone", changing it would retarget every rule using it.
+  doc.segments.forEach((s, i) => {
+    const existing = segments.find((x) => x.name === s.name);
+    if (existing?.type === 'all' && changedFields(existing, { type: s.type, filter: s.filter }).length) {
+      addIssue(issues, `segments.${i}`, `the "all" segment "${s.name}" cannot be changed`);
+    }
+  });
   if (Object.keys(issues).length) throw invalidRequest('Invalid import document', issues);
 
   // The app.
