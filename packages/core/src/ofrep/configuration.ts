@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { defineRoute, raw } from '../http/route.js';
 import { documented } from '../openapi/annotations.js';
 import { sdkEnvironment } from '../runtime/environment.js';
-import { answerWithEtag } from './etag.js';
+import { answerWithEtag, etagDocs } from './etag.js';
 import { ofrepErrorResponse } from './errors.js';
 
 /**
@@ -57,16 +57,4 @@ const configuration = defineRoute({
   },
 });
 
-export const ofrepConfigurationRoute = documented(configuration, {
-  description: 'Answers 304 when If-None-Match carries the ETag of the same answer.',
-  headers: { 'If-None-Match': { description: 'ETag of a previous answer', schema: Type.String() } },
-  responses: {
-    '200': {
-      description: 'The configuration',
-      schema: OfrepConfigurationSchema,
-      headers: { ETag: { description: 'Entity tag of this answer', schema: Type.String() } },
-    },
-    '304': { description: 'Not modified: the answer has the ETag sent in If-None-Match' },
-    '401': { description: 'No SDK key was sent' },
-  },
-});
+export const ofrepConfigurationRoute = documented(configuration, etagDocs({ description: 'The configuration', schema: OfrepConfigurationSchema }));

@@ -1,4 +1,3 @@
-import { Type } from '@sinclair/typebox';
 import { defineRoute, raw, type Principal, type RouteDefinition } from '../http/route.js';
 import { jsonResponse } from '../http/handler.js';
 import { documented } from '../openapi/annotations.js';
@@ -11,7 +10,7 @@ import { InvalidContextError, toFlagmountContext } from './context.js';
 import { ofrepErrorResponse } from './errors.js';
 import { recordChecks } from './checks.js';
 import { ofrepConfigurationRoute } from './configuration.js';
-import { answerWithEtag } from './etag.js';
+import { answerWithEtag, etagDocs } from './etag.js';
 import { sentPayload, toOfrepSuccess } from './evaluate.js';
 import {
   OfrepBulkEvaluationFailureSchema,
@@ -112,6 +111,8 @@ const evaluateFlags = defineRoute({
   },
 });
 
+const bulkDocs = etagDocs({ description: 'Every flag evaluated', schema: OfrepBulkEvaluationSuccessSchema });
+
 const failure = (description: string) => ({ description, schema: OfrepEvaluationFailureSchema });
 
 /** OFREP's two core routes and its configuration (https://github.com/open-feature/protocol), under `<prefix>/ofrep/v1/…`. */
@@ -126,21 +127,14 @@ export const ofrepRoutes: RouteDefinition[] = [
     },
   }),
   documented(evaluateFlags, {
-    description: 'Answers 304 when If-None-Match carries the ETag of the same answer.',
+    ...bulkDocs,
     requestBody: OfrepEvaluationRequestSchema,
-    headers: { 'If-None-Match': { description: 'ETag of a previous answer', schema: Type.String() } },
     responses: {
-      '200': {
-        description: 'Every flag evaluated',
-        schema: OfrepBulkEvaluationSuccessSchema,
-        headers: { ETag: { description: 'Entity tag of this answer', schema: Type.String() } },
-      },
-      '304': { description: 'Not modified: the answer has the ETag sent in If-None-Match' },
+      ...bulkDocs.responses,
       '400': {
         description: 'The body is not an evaluation request (`PARSE_ERROR`) or the context cannot be used (`INVALID_CONTEXT`)',
         schema: OfrepBulkEvaluationFailureSchema,
       },
-      '401': { description: 'No SDK key was sent' },
     },
   }),
   ofrepConfigurationRoute,
