@@ -100,7 +100,7 @@ export default async function run(): Promise<BenchResult> {
       for (let r = 0; r < runs; r++) {
         const sample = await withHeapPeak(() => call(instance, 'POST', `${targeting}/preview`, proposed));
         preview = sample.value;
-        samples.push(sample);
+        samples.push({ ms: sample.ms, heapGrowthMb: sample.heapGrowthMb, retainedMb: sample.retainedMb });
         config.log(`  ${entities} entities, run ${r + 1}/${runs}: ${(sample.ms / 1000).toFixed(2)} s, heap +${sample.heapGrowthMb.toFixed(1)} MB`);
       }
       const ms = median(samples.map((s) => s.ms));

@@ -132,6 +132,7 @@ describe('memoryStorage: beyond the port', () => {
         'memberships',
         'organizations',
         'promptEvents',
+        'schedules',
         'segments',
         'specificTargets',
         'stages',

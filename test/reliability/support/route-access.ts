@@ -19,13 +19,17 @@ const WRITE_SCOPES: Array<[RegExp, ManagementScope]> = [
   [/^(POST \/apps\/\{appId\}\/flags|PATCH \/apps\/\{appId\}\/flags\/\{flagId\})$/, 'write:flags'],
   [/^(PATCH \/apps\/\{appId\}\/envs\/\{envId\}\/(users|companies)\/\{\w+\}\/flags|PUT \/apps\/\{appId\}\/flags\/\{flagKey\}\/targeting\/\{envId\})$/, 'write:flag:targeting'],
   [/^(PUT|DELETE) \/apps\/\{appId\}\/envs\/\{envId\}\/(users|companies)\/\{\w+\}$/, 'write:entities'],
+  // Scheduled targeting changes are targeting rules (docs/safe-releases.md).
+  [/^(POST \/apps\/\{appId\}\/flags\/\{flagKey\}\/schedules|DELETE \/apps\/\{appId\}\/flags\/\{flagKey\}\/schedules\/\{scheduleId\})$/, 'write:flag:targeting'],
 ];
+/** POSTs that change nothing: a targeting preview only reads (docs/safe-releases.md). */
+const READ_POSTS = ['POST /apps/{appId}/flags/{flagKey}/targeting/{envId}/preview'];
 
 export function specAccess(route: RouteDefinition): Access {
   const id = `${route.method} ${route.path}`;
   if (PUBLIC.includes(id)) return { kind: 'public' };
   if (RUNTIME_PATH.test(route.path)) return { kind: 'sdk', keys: SECRET_ONLY.includes(id) ? 'secret' : 'any' };
-  if (route.method === 'GET') return { kind: 'management', scope: 'read' };
+  if (route.method === 'GET' || READ_POSTS.includes(id)) return { kind: 'management', scope: 'read' };
   for (const [pattern, scope] of WRITE_SCOPES) if (pattern.test(id)) return { kind: 'management', scope };
   return { kind: 'management', scope: 'admin' };
 }

@@ -34,7 +34,9 @@ export async function countImpact(
     const page = await repos.entities.listAttributesPage(envId, type, after, PREVIEW_PAGE_SIZE);
     for (const entity of page) {
       // What /features/evaluated evaluates for this id alone: its stored attributes under the id sent.
-      const context: EvaluationContext = type === 'user' ? { user: { ...entity.attributes, id: entity.id } } : { company: { ...entity.attributes, id: entity.id } };
+      // One context object for both evaluations: the attributes are decoded for this walk and owned by it.
+      const attributes = Object.assign(entity.attributes, { id: entity.id });
+      const context: EvaluationContext = type === 'user' ? { user: attributes } : { company: attributes };
       const now = engines.now.evaluate(flagKey, context)?.isEnabled ?? false;
       const later = engines.after.evaluate(flagKey, context)?.isEnabled ?? false;
       counts.total++;
