@@ -34,6 +34,13 @@ function Frame({ id, label, error, hint, hideLabel, children }: FieldProps & { i
 const described = (id: string, { error, hint }: FieldProps) =>
   [hint ? `${id}-hint` : '', error?.length ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
 
+/** What every control of a field carries: its id, invalid state and the ids of its hint and error. */
+const controlProps = (id: string, props: FieldProps) => ({
+  id,
+  'aria-invalid': props.error?.length ? true : undefined,
+  'aria-describedby': described(id, props),
+});
+
 type InputProps = Omit<JSX.InputHTMLAttributes<HTMLInputElement>, 'onInput' | 'value' | 'label'>;
 
 export function TextField(props: FieldProps & InputProps & { value: string; onInput: (value: string) => void }) {
@@ -41,14 +48,7 @@ export function TextField(props: FieldProps & InputProps & { value: string; onIn
   const id = useId();
   return (
     <Frame id={id} label={label} error={error} hint={hint} hideLabel={hideLabel}>
-      <input
-        {...rest}
-        id={id}
-        value={value}
-        aria-invalid={error?.length ? true : undefined}
-        aria-describedby={described(id, props)}
-        onInput={(e) => onInput(e.currentTarget.value)}
-      />
+      <input {...rest} {...controlProps(id, props)} value={value} onInput={(e) => onInput(e.currentTarget.value)} />
     </Frame>
   );
 }
@@ -58,14 +58,7 @@ export function TextArea(props: FieldProps & { value: string; onInput: (value: s
   const id = useId();
   return (
     <Frame id={id} label={label} error={error} hint={hint} hideLabel={hideLabel}>
-      <textarea
-        {...rest}
-        id={id}
-        value={value}
-        aria-invalid={error?.length ? true : undefined}
-        aria-describedby={described(id, props)}
-        onInput={(e) => onInput(e.currentTarget.value)}
-      />
+      <textarea {...rest} {...controlProps(id, props)} value={value} onInput={(e) => onInput(e.currentTarget.value)} />
     </Frame>
   );
 }
@@ -81,11 +74,9 @@ export function SelectField(props: FieldProps & { value: string; options: Option
   return (
     <Frame id={id} label={label} error={error} hint={hint} hideLabel={hideLabel}>
       <select
-        id={id}
+        {...controlProps(id, props)}
         value={value}
         disabled={disabled}
-        aria-invalid={error?.length ? true : undefined}
-        aria-describedby={described(id, props)}
         onChange={(e) => onChange(e.currentTarget.value)}
       >
         {options.map((o) => (

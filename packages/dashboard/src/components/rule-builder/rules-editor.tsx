@@ -1,14 +1,8 @@
 import type { Segment, StoredRule } from '../../api/types.js';
+import { moved } from '../use-action.js';
 import { FilterEditor, type Issues } from './filter-editor.js';
 import { filterOfKind } from './filters.js';
 import { FIELD_HINTS } from './operators.js';
-
-const move = <T,>(list: T[], from: number, to: number): T[] => {
-  const next = [...list];
-  const [item] = next.splice(from, 1);
-  next.splice(to, 0, item!);
-  return next;
-};
 
 /**
  * A flag's targeting rules in one environment: the flag is on for a context when any rule matches. A rule may
@@ -57,10 +51,10 @@ export function RulesEditor(props: {
               </span>
               {!readOnly ? (
                 <span class="actions">
-                  <button type="button" class="small" disabled={i === 0} aria-label={`Move rule ${i + 1} up`} onClick={() => onChange(move(rules, i, i - 1))}>
+                  <button type="button" class="small" disabled={i === 0} aria-label={`Move rule ${i + 1} up`} onClick={() => onChange(moved(rules, i, -1))}>
                     ↑
                   </button>
-                  <button type="button" class="small" disabled={i === rules.length - 1} aria-label={`Move rule ${i + 1} down`} onClick={() => onChange(move(rules, i, i + 1))}>
+                  <button type="button" class="small" disabled={i === rules.length - 1} aria-label={`Move rule ${i + 1} down`} onClick={() => onChange(moved(rules, i, 1))}>
                     ↓
                   </button>
                   <button type="button" class="small" aria-label={`Remove rule ${i + 1}`} onClick={() => onChange(rules.filter((_, j) => j !== i))}>

@@ -3,11 +3,11 @@ import { changesOf } from './changes.js';
 
 /**
  * The name of who made the change: the person's name when the server knows it (`actorName`, added with host
- * sign-in), else the actor id (a management key id, `sdk:<envId>`, `system`).
+ * sign-in), else the name of the management key it used, else the actor id (`sdk:<envId>`, `system`).
  */
-export function actorLabel(entry: AuditEntry): string {
+export function actorLabel(entry: AuditEntry, keyName: (id: string) => string | undefined): string {
   const named = (entry as AuditEntry & { actorName?: string | null }).actorName;
-  return named ?? entry.actor;
+  return named ?? keyName(entry.actor) ?? entry.actor;
 }
 
 const sides = (entry: AuditEntry) => [entry.after, entry.before].filter((s): s is Record<string, unknown> => typeof s === 'object' && s !== null);
@@ -28,14 +28,14 @@ function entityOf(entry: AuditEntry): string | null {
   return null;
 }
 
-export function AuditItem(props: { entry: AuditEntry; flagKey: (id: string) => string | undefined; envName: (id: string) => string; appName: (id: string) => string; segmentName: (id: string) => string }) {
-  const { entry, flagKey, envName, appName, segmentName } = props;
+export function AuditItem(props: { entry: AuditEntry; actor?: string; flagKey: (id: string) => string | undefined; envName: (id: string) => string; appName: (id: string) => string; segmentName: (id: string) => string }) {
+  const { entry, actor = actorLabel(entry, () => undefined), flagKey, envName, appName, segmentName } = props;
   const entity = entityOf(entry);
   const changes = changesOf(entry.before, entry.after, segmentName);
   return (
     <li class="audit-entry" data-action={entry.action}>
       <p>
-        <time dateTime={entry.createdAt}>{new Date(entry.createdAt).toLocaleString()}</time> — <strong>{actorLabel(entry)}</strong>{' '}
+        <time dateTime={entry.createdAt}>{new Date(entry.createdAt).toLocaleString()}</time> — <strong>{actor}</strong>{' '}
         <span class="badge">{entry.action}</span> {entry.targetType} <code>{targetLabel(entry, flagKey)}</code>
         {entity ? ` for ${entity}` : ''}
         {entry.envId ? ` in ${envName(entry.envId)}` : ''}

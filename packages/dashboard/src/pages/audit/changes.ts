@@ -25,7 +25,7 @@ export interface FieldChange {
 }
 
 /** Fields that change on every write and say nothing to a reader. */
-const NOISE = new Set(['updatedAt', 'createdAt', 'version', 'hash', 'orgId', 'appId', 'envId', 'flagId']);
+const NOISE = new Set(['id', 'updatedAt', 'createdAt', 'version', 'hash', 'orgId', 'appId', 'envId', 'flagId']);
 
 function render(field: string, value: unknown, segmentName: (id: string) => string): string[] {
   if (field === 'rules' && Array.isArray(value)) {

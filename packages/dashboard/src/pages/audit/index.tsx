@@ -1,7 +1,7 @@
 import '../resources.css';
 import { useEffect, useState } from 'preact/hooks';
 import { seg } from '../../api/client.js';
-import type { AuditEntry, ListAudit, ListFlags, ListSegments } from '../../api/types.js';
+import type { AuditEntry, ListAudit, ListFlags, ListKeys, ListSegments } from '../../api/types.js';
 import { useSession } from '../../auth/session.js';
 import { ApiErrorBox } from '../../components/api-error.js';
 import { SelectField } from '../../components/field.js';
@@ -36,6 +36,7 @@ export default function AuditPage() {
   const path = appFilter ? `apps/${seg(appFilter)}/audit` : 'audit';
   const first = useResource(() => api.get<ListAudit>(path, { limit: PAGE_SIZE }), [api, path]);
   const flags = useResource(() => api.get<ListFlags>(`apps/${seg(app.id)}/flags`, { pageSize: 1000 }).then((r) => r.data), [api, app.id]);
+  const keys = useResource(() => api.get<ListKeys>('keys').then((r) => r.data), [api]);
   const segments = useResource(() => api.get<ListSegments>(`apps/${seg(app.id)}/segments`).then((r) => r.data), [api, app.id]);
 
   useEffect(() => {
@@ -56,10 +57,12 @@ export default function AuditPage() {
   const envName = (id: string) => envs.find((e) => e.id === id)?.name ?? id;
   const appName = (id: string) => apps.find((a) => a.id === id)?.name ?? id;
   const flagKey = (id: string) => flags.data?.find((f) => f.id === id)?.key;
+  const keyName = (id: string) => keys.data?.find((k) => k.id === id)?.name;
+  const who = (e: AuditEntry) => actorLabel(e, keyName);
   const segmentName = (id: string) => segments.data?.find((s) => s.id === id)?.name ?? id;
   const shown = entries.filter(
     (e) =>
-      (!envFilter || e.envId === envFilter) && (!actorFilter || actorLabel(e) === actorFilter) && (!actionFilter || e.action === actionFilter),
+      (!envFilter || e.envId === envFilter) && (!actorFilter || who(e) === actorFilter) && (!actionFilter || e.action === actionFilter),
   );
   const narrowed = envFilter || actorFilter || actionFilter;
 
@@ -73,7 +76,7 @@ export default function AuditPage() {
           onChange={setEnvFilter}
           options={[{ value: ALL, label: 'All environments' }, ...distinct(entries, (e) => e.envId).map((id) => ({ value: id, label: envName(id) }))]}
         />
-        <SelectField label="Person or key" value={actorFilter} onChange={setActorFilter} options={[{ value: ALL, label: 'Everyone' }, ...distinct(entries, actorLabel).map((a) => ({ value: a, label: a }))]} />
+        <SelectField label="Person or key" value={actorFilter} onChange={setActorFilter} options={[{ value: ALL, label: 'Everyone' }, ...distinct(entries, who).map((a) => ({ value: a, label: a }))]} />
         <SelectField label="Action" value={actionFilter} onChange={setActionFilter} options={[{ value: ALL, label: 'All actions' }, ...distinct(entries, (e) => e.action).map((a) => ({ value: a, label: a }))]} />
       </form>
       <ApiErrorBox error={first.error ?? more.error} />
@@ -84,7 +87,7 @@ export default function AuditPage() {
       ) : (
         <ol class="audit-list">
           {shown.map((e) => (
-            <AuditItem key={e.id} entry={e} flagKey={flagKey} envName={envName} appName={appName} segmentName={segmentName} />
+            <AuditItem key={e.id} entry={e} actor={who(e)} flagKey={flagKey} envName={envName} appName={appName} segmentName={segmentName} />
           ))}
         </ol>
       )}

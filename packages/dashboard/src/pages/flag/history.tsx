@@ -6,15 +6,14 @@ import { ApiErrorBox } from '../../components/api-error.js';
 import { Loading } from '../../components/states.js';
 import { useAction } from '../../components/use-action.js';
 import { useResource } from '../../components/use-resource.js';
-import { dateTime } from '../../lib/format.js';
 import { useWorkspace } from '../../workspace.js';
-import { describeChange, type Names } from './history-diff.js';
+import { AuditItem } from '../audit/audit-item.js';
 
-/** `actorName` once the API carries it (the host's person or the key's name), else the actor id. */
-const actorOf = (entry: AuditEntry) => (entry as AuditEntry & { actorName?: string | null }).actorName ?? entry.actor;
-
-/** The flag's audit entries, newest first, each change in words; "Older changes" pages back through the audit. */
-export function History({ flag, names }: { flag: FlagHeader; names: Names }) {
+/**
+ * The flag's audit entries, newest first, each change in words as the Audit page shows them (rules as rules);
+ * "Older changes" pages back through the app's audit.
+ */
+export function History({ flag, segmentName }: { flag: FlagHeader; segmentName: (id: string) => string }) {
   const { api } = useSession();
   const { app, envs } = useWorkspace();
   const [older, setOlder] = useState<{ entries: AuditEntry[]; cursor: string | null }>({ entries: [], cursor: null });
@@ -29,33 +28,13 @@ export function History({ flag, names }: { flag: FlagHeader; names: Names }) {
     const page = await more.run(() => api.get<ListAudit>(`apps/${seg(app.id)}/audit`, { limit: 500, before: cursor }));
     if (page) setOlder({ entries: [...older.entries, ...page.data], cursor: page.nextCursor });
   };
-  const envName = (id: string | null) => (id ? (envs.find((e) => e.id === id)?.name ?? id) : undefined);
+  const envName = (id: string) => envs.find((e) => e.id === id)?.name ?? id;
   return (
     <div>
       {entries.length === 0 ? <p class="muted">No changes in the loaded history.</p> : null}
-      <ol class="history">
+      <ol class="audit-list">
         {entries.map((entry) => (
-          <li key={entry.id}>
-            <p>
-              <strong>{entry.action.replace(/^flag\./, '').replace(/[._]/g, ' ')}</strong>
-              {envName(entry.envId) ? ` in ${envName(entry.envId)}` : ''} by {actorOf(entry)}, <time dateTime={entry.createdAt}>{dateTime(entry.createdAt)}</time>
-            </p>
-            {entry.changeDescription ? <p class="muted">“{entry.changeDescription}”</p> : null}
-            <ul class="changes">
-              {describeChange(entry.before, entry.after, names).map((line, i) => (
-                <li key={i} class={`change ${line.kind}`}>
-                  {line.kind === 'added' ? <span class="sign">Added </span> : line.kind === 'removed' ? <span class="sign">Removed </span> : null}
-                  {line.kind === 'field' ? (
-                    <>
-                      {line.text}: <del>{line.before}</del> → <ins>{line.after}</ins>
-                    </>
-                  ) : (
-                    line.text
-                  )}
-                </li>
-              ))}
-            </ul>
-          </li>
+          <AuditItem key={entry.id} entry={entry} flagKey={() => flag.key} envName={envName} appName={() => app.name} segmentName={segmentName} />
         ))}
       </ol>
       {cursor ? (

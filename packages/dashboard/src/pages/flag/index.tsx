@@ -139,7 +139,7 @@ export default function FlagPage({ params }: { params: Record<string, string | u
         <h2 id="section-history" tabIndex={-1}>
           History
         </h2>
-        <History flag={flag} names={names} />
+        <History flag={flag} segmentName={(id) => names.segments.find((sg) => sg.id === id)?.name ?? id} />
       </section>
       <Confirm
         open={archiving}

@@ -61,7 +61,7 @@ export default function StagesPage() {
         ) : null
       }
     >
-      <p class="muted">Stages label where a flag is in its life (for example In development, Released). Flags are filtered and sorted by them.</p>
+      <p class="muted">Stages label where a flag is in its life (for example In development, Beta, General availability). Flags are filtered and sorted by them.</p>
       <ApiErrorBox error={stages.error ?? rowAction.error} />
       {stages.loading && !stages.data ? (
         <Loading label="Loading stages" />
