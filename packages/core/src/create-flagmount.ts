@@ -87,7 +87,7 @@ export async function createFlagmount(options: FlagmountOptions): Promise<Flagmo
     options: resolved,
     now,
     snapshots,
-    ingestion: new GroupCommitWriter(storage, logger, resolved.ingestion),
+    ingestion: new GroupCommitWriter(storage, logger, { ...resolved.ingestion, recentChecks: resolved.retention.recentChecks }),
     streams: new StreamHub(snapshots, logger, resolved.sse),
     notifier: new Notifier(resolved.notifications, logger),
     inFlight: new InFlight(),

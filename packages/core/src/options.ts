@@ -60,6 +60,12 @@ export interface FlagmountOptions {
   ingestion?: { flushIntervalMs?: number; maxBatch?: number; maxQueue?: number };
   /** Days without checks before `noRecentChecks`/`stale` (default 30). */
   staleAfterDays?: number;
+  /**
+   * What raw events are kept. `recentChecks` (default 10000): check events kept per environment, newest first, as a
+   * recent-activity log; older ones are deleted in the background in small batches. Counts never depend on them:
+   * every check is counted into the aggregates (entity flag stats, daily flag stats) when it is committed.
+   */
+  retention?: { recentChecks?: number };
   /** Which route groups the handler serves (default both). */
   mount?: { management?: boolean; runtime?: boolean };
   /** Serve the dashboard at `/ui` (default false). */
@@ -81,6 +87,7 @@ export interface ResolvedOptions {
   notifications: Partial<Record<NotificationDestination, string>> & { defaults: NotificationDestination[] };
   ingestion: { flushIntervalMs: number; maxBatch: number; maxQueue: number };
   staleAfterDays: number;
+  retention: { recentChecks: number };
   mount: { management: boolean; runtime: boolean };
   cors: Required<Pick<CorsOptions, 'credentials' | 'management'>> & { origins: NonNullable<CorsOptions['origins']> };
   dashboard: boolean;
@@ -127,6 +134,7 @@ export function resolveOptions(options: FlagmountOptions): ResolvedOptions {
       maxQueue: countOption('ingestion.maxQueue', options.ingestion?.maxQueue, 50_000),
     },
     staleAfterDays: countOption('staleAfterDays', options.staleAfterDays, 30),
+    retention: { recentChecks: integerOption('retention.recentChecks', options.retention?.recentChecks, 10_000, 0, 10_000_000) },
     mount: { management: options.mount?.management ?? true, runtime: options.mount?.runtime ?? true },
     cors: {
       origins: options.cors?.origins ?? '*',

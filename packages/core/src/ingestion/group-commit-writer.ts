@@ -1,7 +1,7 @@
 import type { Logger } from '../logger.js';
 import { notAvailable } from '../http/http-error.js';
-import type { Storage } from '../storage/port.js';
-import type { EntityFlagStatsRecord, FlagDailyStatsRecord } from '../storage/records.js';
+import type { Repositories, Storage } from '../storage/port.js';
+import type { CheckEventRecord, EntityFlagStatsRecord, FlagDailyStatsRecord } from '../storage/records.js';
 import { applyEntityUpserts } from './apply-entity-upserts.js';
 import { batchSize, mergeDailyStats, mergeEntityStats, type IngestBatch } from './ingest-batch.js';
 
@@ -16,6 +16,24 @@ export interface GroupCommitOptions {
   flushIntervalMs: number;
   maxBatch: number;
   maxQueue: number;
+  /** Raw check events kept per environment (the recent-checks ring); undefined keeps them all. */
+  recentChecks?: number;
+}
+
+/** Rows a commit may delete beyond those it inserted: a backlog (a store from before the ring) shrinks by this. */
+const TRIM_SLACK = 1_000;
+
+/**
+ * The recent-checks ring, in the commit that inserts the checks: raw check events are a recent-activity log (the
+ * counts live in the aggregates), so each environment keeps its newest `keep`. A commit deletes at most what it
+ * inserted plus TRIM_SLACK, so no commit holds the table long, and storage stays flat however many checks arrive.
+ */
+async function trimRing(tx: Repositories, checks: readonly CheckEventRecord[], keep: number): Promise<void> {
+  const counts = new Map<string, number>();
+  for (const c of checks) counts.set(c.envId, (counts.get(c.envId) ?? 0) + 1);
+  for (const [envId, count] of [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    await tx.events.trimChecks(envId, keep, count + TRIM_SLACK);
+  }
 }
 
 /**
@@ -151,7 +169,10 @@ export class GroupCommitWriter {
         if (merged.entities.length) await applyEntityUpserts(tx, merged.entities);
         for (const m of merged.memberships) await tx.entities.addMembership(m);
         if (merged.tracks.length) await tx.events.insertTracks(merged.tracks);
-        if (merged.checks.length) await tx.events.insertChecks(merged.checks);
+        if (merged.checks.length) {
+          await tx.events.insertChecks(merged.checks);
+          if (this.options.recentChecks !== undefined) await trimRing(tx, merged.checks, this.options.recentChecks);
+        }
         if (merged.prompts.length) await tx.events.insertPromptEvents(merged.prompts);
         for (const f of merged.feedback) await tx.feedback.put(f);
         if (entityStats.size) await tx.stats.mergeEntityFlagStats([...entityStats.values()]);

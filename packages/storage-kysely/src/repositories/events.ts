@@ -52,19 +52,23 @@ export function eventRepository(ctx: RepoContext): EventRepository {
     },
     async trimChecks(envId, keep, limit) {
       if (limit <= 0) return 0;
+      // Postgres runs ingestion commits side by side: rows another commit is deleting are skipped, not waited for
+      // (then skipped anyway), so concurrent trims delete different rows and the ring keeps up. SQLite has one writer.
+      const concurrent = ctx.enc.param(1) === '$1';
       // By `seq` through the (env_id, seq) index: the rows past the newest `keep`, newest of them first.
       const result = await ctx
         .db()
         .deleteFrom('check_events')
-        .where('seq', 'in', (eb) =>
-          eb
+        .where('seq', 'in', (eb) => {
+          const victims = eb
             .selectFrom('check_events')
             .select('seq')
             .where('env_id', '=', envId)
             .orderBy('seq', 'desc')
             .limit(limit)
-            .offset(Math.max(0, keep)),
-        )
+            .offset(Math.max(0, keep));
+          return concurrent ? victims.forUpdate().skipLocked() : victims;
+        })
         .executeTakeFirst();
       return affected(result);
     },
