@@ -138,9 +138,9 @@ export const worldWrites: readonly WorldWrite[] = [
     visible: async (r) => (await r.events.listChecks('env_a', 100)).some((e) => e.id === 'chk_c'),
   },
   {
-    label: 'events.trimChecks',
-    write: (r) => r.events.trimChecks('env_a', 1, 10),
-    visible: async (r) => (await r.events.listChecks('env_a', 100)).length === 1,
+    label: 'events.insertChecks into a ring',
+    write: (r) => r.events.insertChecks([checkEvent({ id: 'chk_d' })], 1),
+    visible: async (r) => (await r.events.listChecks('env_a', 100)).map((e) => e.id).join() === 'chk_d',
   },
   {
     label: 'events.insertPromptEvents',

@@ -37,7 +37,6 @@ export const PORT_METHODS: { readonly [R in keyof Repositories]: Readonly<Record
     listTracks: true,
     listChecks: true,
     listPromptEvents: true,
-    trimChecks: true,
   },
   feedback: { get: true, put: true, listByEnv: true },
   stats: {

@@ -21,6 +21,11 @@ export interface DdlFlavour {
    * events are never deleted from the middle); Postgres uses an identity column.
    */
   readonly sequence: 'rowid' | 'identity';
+  /**
+   * Fillfactor of tables whose rows are overwritten in place (the check ring): room left on each page keeps updates
+   * on the page (Postgres HOT), so space is reused without a vacuum. SQLite rewrites pages in place and needs none.
+   */
+  readonly fillfactor?: number;
 }
 
 /**

@@ -23,7 +23,7 @@ const sections: readonly (readonly [name: string, codec: AnyCodec, orderBy: read
   ['entities', codecs.entities, ['env_id', 'type', 'id']],
   ['memberships', codecs.memberships, ['env_id', 'company_id', 'user_id']],
   ['trackEvents', codecs.trackEvents, ['seq']],
-  ['checkEvents', codecs.checkEvents, ['seq']],
+  ['checkEvents', codecs.checkEvents, ['env_id', 'seq']],
   ['promptEvents', codecs.promptEvents, ['seq']],
   ['feedback', codecs.feedback, ['env_id', 'id']],
   ['entityFlagStats', codecs.entityFlagStats, ['env_id', 'entity_type', 'entity_id', 'flag_key']],

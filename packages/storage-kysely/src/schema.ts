@@ -135,8 +135,10 @@ export interface TrackEventsTable {
   timestamp: string;
 }
 
+/** The recent-checks ring: slot `seq mod keep` of the environment, `seq` from `check_ring.head` (migration 0005). */
 export interface CheckEventsTable {
-  seq: Generated<DbInt>;
+  slot: DbInt;
+  seq: DbInt;
   id: string;
   env_id: string;
   action: string;
@@ -149,6 +151,12 @@ export interface CheckEventsTable {
   eval_rule_results: Json | null;
   eval_missing_fields: Json | null;
   timestamp: string;
+}
+
+/** Per environment, how many checks the ring has been handed: the next check's `seq`. */
+export interface CheckRingTable {
+  env_id: string;
+  head: DbInt;
 }
 
 export interface PromptEventsTable {
@@ -274,6 +282,7 @@ export interface Database {
   memberships: MembershipsTable;
   track_events: TrackEventsTable;
   check_events: CheckEventsTable;
+  check_ring: CheckRingTable;
   prompt_events: PromptEventsTable;
   feedback: FeedbackTable;
   entity_flag_stats: EntityFlagStatsTable;

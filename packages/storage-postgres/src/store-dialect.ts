@@ -40,7 +40,7 @@ export function postgresStoreDialect(settings: PostgresDialectSettings): KyselyS
   return {
     kind: 'postgres',
     encoding: { bool: (value) => value, param: (n) => `$${n}` },
-    ddl: { text: sql`text collate "C"`, sequenceType: 'bigint', sequence: 'identity' },
+    ddl: { text: sql`text collate "C"`, sequenceType: 'bigint', sequence: 'identity', fillfactor: 70 },
     migrationTableSchema: schema,
 
     appendConcurrency: settings.appendConcurrency,

@@ -20,22 +20,6 @@ export interface GroupCommitOptions {
   recentChecks?: number;
 }
 
-/** Rows a commit may delete beyond those it inserted: a backlog (a store from before the ring) shrinks by this. */
-const TRIM_SLACK = 1_000;
-
-/**
- * The recent-checks ring, in the commit that inserts the checks: raw check events are a recent-activity log (the
- * counts live in the aggregates), so each environment keeps its newest `keep`. A commit deletes at most what it
- * inserted plus TRIM_SLACK, so no commit holds the table long, and storage stays flat however many checks arrive.
- */
-async function trimRing(tx: Repositories, checks: readonly CheckEventRecord[], keep: number): Promise<void> {
-  const counts = new Map<string, number>();
-  for (const c of checks) counts.set(c.envId, (counts.get(c.envId) ?? 0) + 1);
-  for (const [envId, count] of [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    await tx.events.trimChecks(envId, keep, count + TRIM_SLACK);
-  }
-}
-
 /**
  * Group commit: concurrent ingestion requests wait a few milliseconds and are written in one transaction. Each
  * request's promise resolves only after that transaction committed, so a 200 always means stored, and throughput
@@ -169,14 +153,12 @@ export class GroupCommitWriter {
         if (merged.entities.length) await applyEntityUpserts(tx, merged.entities);
         for (const m of merged.memberships) await tx.entities.addMembership(m);
         if (merged.tracks.length) await tx.events.insertTracks(merged.tracks);
-        if (merged.checks.length) {
-          await tx.events.insertChecks(merged.checks);
-          if (this.options.recentChecks !== undefined) await trimRing(tx, merged.checks, this.options.recentChecks);
-        }
         if (merged.prompts.length) await tx.events.insertPromptEvents(merged.prompts);
         for (const f of merged.feedback) await tx.feedback.put(f);
         if (entityStats.size) await tx.stats.mergeEntityFlagStats([...entityStats.values()]);
         if (dailyStats.size) await tx.stats.mergeFlagDailyStats([...dailyStats.values()]);
+        // Last: the ring advances its environment's head, a row side-by-side commits wait on until this one ends.
+        if (merged.checks.length) await tx.events.insertChecks(merged.checks, this.options.recentChecks);
       }, { appendOnly });
       for (const p of pending) p.resolve();
     } catch (error) {

@@ -177,18 +177,18 @@ export interface EntitySearch {
 
 export interface EventRepository {
   insertTracks(rows: TrackEventRecord[]): Promise<void>;
-  insertChecks(rows: CheckEventRecord[]): Promise<void>;
+  /**
+   * The recent-checks ring. With `keep`, each environment keeps at most `keep` check events: exactly its newest
+   * `keep` while `keep` stays the same (after it changes, once `keep` more have arrived). A store overwrites in place
+   * where it can, so storage stays flat however many checks arrive. Without `keep`, every check is kept. Check ids
+   * need not be unique (nothing looks a check up by id).
+   */
+  insertChecks(rows: CheckEventRecord[], keep?: number): Promise<void>;
   insertPromptEvents(rows: PromptEventRecord[]): Promise<void>;
   /** The first `limit` rows in insertion order (for exports and tests). Event ids are unique per table. */
   listTracks(envId: string, limit: number): Promise<TrackEventRecord[]>;
   listChecks(envId: string, limit: number): Promise<CheckEventRecord[]>;
   listPromptEvents(envId: string, limit: number): Promise<PromptEventRecord[]>;
-  /**
-   * The recent-checks ring: deletes check events of the environment older than its newest `keep`, at most `limit`
-   * of them per call (small batches: a call never holds the table long); resolves how many it deleted. Call again
-   * while it resolves `limit`.
-   */
-  trimChecks(envId: string, keep: number, limit: number): Promise<number>;
 }
 
 export interface FeedbackRepository {

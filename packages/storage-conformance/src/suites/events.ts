@@ -70,7 +70,6 @@ export async function checkEventIdsUnique(storage: Storage): Promise<void> {
   await repo.insertPromptEvents([promptEvent({ id: 'prm_a' })]);
   const before = await storage.dump();
   await expectConflict(repo.insertTracks([trackEvent({ id: 'trk_b' }), trackEvent({ id: 'trk_a' })]), 'insertTracks with an existing id');
-  await expectConflict(repo.insertChecks([checkEvent({ id: 'chk_b' }), checkEvent({ id: 'chk_a' })]), 'insertChecks with an existing id');
   await expectConflict(
     repo.insertPromptEvents([promptEvent({ id: 'prm_b' }), promptEvent({ id: 'prm_a' })]),
     'insertPromptEvents with an existing id',
@@ -79,29 +78,42 @@ export async function checkEventIdsUnique(storage: Storage): Promise<void> {
   expect(await storage.dump(), 'a rejected batch writes none of its rows').toEqual(before);
 }
 
-/** The recent-checks ring: the oldest beyond `keep` go, in batches of at most `limit`, one environment only. */
+/** The recent-checks ring: each environment keeps its newest `keep`, whatever the batches, and follows a new `keep`. */
 export async function checkCheckRing(storage: Storage): Promise<void> {
   await seedEnvs(storage);
   const repo = storage.events;
+  const ids = (n: number, prefix: string, envId = 'env_a') => Array.from({ length: n }, (_, i) => checkEvent({ id: `${prefix}${n - i}`, envId }));
   // Ids out of insertion order: the ring keeps the newest inserted, not the highest ids.
-  const a = ['chk_e', 'chk_a', 'chk_d', 'chk_b', 'chk_c'].map((id) => checkEvent({ id }));
-  const b = [checkEvent({ id: 'chk_x', envId: 'env_b' }), checkEvent({ id: 'chk_y', envId: 'env_b' })];
-  await repo.insertChecks([a[0]!, b[0]!, a[1]!]);
-  await repo.insertChecks([a[2]!, a[3]!, b[1]!, a[4]!]);
-  expect(await repo.trimChecks('env_a', 3, 100), 'trimChecks resolves how many it deleted').toBe(2);
-  expect(await repo.listChecks('env_a', 100), 'trimChecks deletes the oldest, keeps the newest `keep`').toEqual(a.slice(2));
-  expect(await repo.listChecks('env_b', 100), 'trimChecks leaves other environments alone').toEqual(b);
-  expect(await repo.trimChecks('env_a', 3, 100), 'trimChecks within the ring deletes nothing').toBe(0);
-  const more = ['chk_h', 'chk_f', 'chk_g', 'chk_i'].map((id) => checkEvent({ id }));
-  await repo.insertChecks(more);
-  expect(await repo.trimChecks('env_a', 2, 2), 'trimChecks deletes at most `limit`').toBe(2);
-  expect(await repo.trimChecks('env_a', 2, 2), 'trimChecks: the next batch').toBe(2);
-  expect(await repo.trimChecks('env_a', 2, 2), 'trimChecks: the last of the excess').toBe(1);
-  expect(await repo.trimChecks('env_a', 2, 2), 'trimChecks: nothing left beyond the ring').toBe(0);
-  expect(await repo.listChecks('env_a', 100), 'after batches, the newest `keep` in insertion order').toEqual(more.slice(2));
-  expect(await repo.trimChecks('env_b', 0, 10), 'keep 0 empties the environment').toBe(2);
-  expect(await repo.listChecks('env_b', 100)).toEqual([]);
-  expect(await repo.trimChecks('env_missing', 0, 10), 'trimChecks of an unknown environment').toBe(0);
+  const a = ids(5, 'chk_a');
+  const b = ids(2, 'chk_b', 'env_b');
+  await repo.insertChecks([a[0]!, b[0]!, a[1]!], 3);
+  await repo.insertChecks([a[2]!, a[3]!, b[1]!, a[4]!], 3);
+  expect(await repo.listChecks('env_a', 100), 'the ring keeps the newest `keep`, in insertion order').toEqual(a.slice(2));
+  expect(await repo.listChecks('env_b', 100), 'the ring is per environment').toEqual(b);
+  const wrap = ids(7, 'chk_w');
+  for (const row of wrap) await repo.insertChecks([row], 3);
+  expect(await repo.listChecks('env_a', 100), 'round and round the ring: still the newest').toEqual(wrap.slice(4));
+  const big = ids(5, 'chk_g');
+  await repo.insertChecks(big, 3);
+  expect(await repo.listChecks('env_a', 100), 'a batch larger than the ring leaves its own newest').toEqual(big.slice(2));
+  expect(await repo.listChecks('env_a', 2), 'listChecks: bounded by limit').toEqual(big.slice(2, 4));
+
+  const one = ids(1, 'chk_s');
+  await repo.insertChecks(one, 1);
+  expect(await repo.listChecks('env_a', 100), 'a smaller ring: the newest `keep` once `keep` more arrived').toEqual(one);
+  const grown = ids(4, 'chk_l');
+  await repo.insertChecks(grown.slice(0, 2), 4);
+  expect((await repo.listChecks('env_a', 100)).length, 'a larger ring never holds more than `keep`').toBeLessThanOrEqual(4);
+  await repo.insertChecks(grown.slice(2), 4);
+  expect(await repo.listChecks('env_a', 100), 'a larger ring: the newest `keep` once `keep` more arrived').toEqual(grown);
+
+  await repo.insertChecks(ids(1, 'chk_z', 'env_b'), 0);
+  expect(await repo.listChecks('env_b', 100), 'keep 0 empties the environment').toEqual([]);
+  expect(await repo.listChecks('env_a', 100), 'other environments untouched').toEqual(grown);
+  const all = ids(6, 'chk_u', 'env_b');
+  await repo.insertChecks(all.slice(0, 3));
+  await repo.insertChecks(all.slice(3));
+  expect(await repo.listChecks('env_b', 100), 'without `keep`, every check is kept').toEqual(all);
 }
 
 export async function checkFeedback(storage: Storage): Promise<void> {
@@ -132,7 +144,7 @@ export const eventChecks: CheckGroup = {
   checks: [
     { name: 'tracks, checks, prompt events: insertion order, limit, per environment', run: checkEventLogs },
     { name: 'event ids are unique; a rejected batch writes nothing', run: checkEventIdsUnique },
-    { name: 'recent-checks ring: trimChecks keeps the newest, in bounded batches, per environment', run: checkCheckRing },
+    { name: 'recent-checks ring: insertChecks with keep holds the newest `keep` per environment', run: checkCheckRing },
     { name: 'feedback: get, put replaces, listByEnv newest first', run: checkFeedback },
   ],
 };

@@ -2,6 +2,7 @@ import type { Migration, MigrationProvider } from 'kysely';
 import type { DdlFlavour } from '../dialect.js';
 import { initialMigration } from './0001_initial.js';
 import { schedulesMigration } from './0003_schedules.js';
+import { checkRingMigration } from './0005_check_ring.js';
 
 /**
  * The migrations, in order. Names sort in application order (Kysely's Migrator sorts them); a new migration gets
@@ -13,6 +14,7 @@ export function migrationProvider(ddl: DdlFlavour): MigrationProvider {
       return {
         '0001_initial': initialMigration(ddl),
         '0003_schedules': schedulesMigration(ddl),
+        '0005_check_ring': checkRingMigration(ddl),
       };
     },
   };

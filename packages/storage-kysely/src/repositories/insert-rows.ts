@@ -7,14 +7,14 @@ import { chunks, rowsPerStatement } from './context.js';
 const texts = new Map<string, string>();
 const MAX_TEXTS = 256;
 
-function insertText(enc: ValueEncoding, table: string, columns: readonly string[], rows: number): string {
-  const key = `${enc.param(1)}|${table}|${rows}|${columns.join(',')}`;
+function insertText(enc: ValueEncoding, table: string, columns: readonly string[], rows: number, suffix: string): string {
+  const key = `${enc.param(1)}|${table}|${rows}|${columns.join(',')}|${suffix}`;
   let text = texts.get(key);
   if (text === undefined) {
     const tuples: string[] = [];
     let n = 0;
     for (let r = 0; r < rows; r++) tuples.push(`(${columns.map(() => enc.param(++n)).join(', ')})`);
-    text = `insert into "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) values ${tuples.join(', ')}`;
+    text = `insert into "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) values ${tuples.join(', ')}${suffix}`;
     if (texts.size >= MAX_TEXTS) texts.clear();
     texts.set(key, text);
   }
@@ -33,11 +33,13 @@ export async function insertRows(
   table: string,
   columns: readonly string[],
   rows: ReadonlyArray<Record<string, unknown>>,
+  /** Appended to the statement: an ON CONFLICT clause (of our own text, never input). */
+  suffix = '',
 ): Promise<void> {
   for (const part of chunks(rows, rowsPerStatement(columns.length))) {
     const params: unknown[] = new Array(part.length * columns.length);
     let i = 0;
     for (const row of part) for (const column of columns) params[i++] = row[column] ?? null;
-    await db.executeQuery(CompiledQuery.raw(insertText(enc, table, columns, part.length), params));
+    await db.executeQuery(CompiledQuery.raw(insertText(enc, table, columns, part.length, suffix), params));
   }
 }

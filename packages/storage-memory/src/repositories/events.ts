@@ -25,8 +25,15 @@ export function eventRepository(db: Db): EventRepository {
     async insertTracks(rows) {
       insertAll(db.trackEvents, rows);
     },
-    async insertChecks(rows) {
+    async insertChecks(rows, keep) {
       insertAll(db.checkEvents, rows);
+      if (keep === undefined) return;
+      // The ring: drop each touched environment's oldest beyond its newest `keep` (rows are in insertion order).
+      const view = db.checkEvents;
+      for (const envId of new Set(rows.map((r) => r.envId))) {
+        const own = view.rows().filter((r) => r.envId === envId);
+        for (const row of own.slice(0, Math.max(0, own.length - Math.max(0, keep)))) view.delete(view.table.spec.key(row));
+      }
     },
     async insertPromptEvents(rows) {
       insertAll(db.promptEvents, rows);
@@ -39,13 +46,6 @@ export function eventRepository(db: Db): EventRepository {
     },
     async listPromptEvents(envId, limit) {
       return firstOfEnv(db.promptEvents, envId, limit);
-    },
-    async trimChecks(envId, keep, limit) {
-      const view = db.checkEvents;
-      const rows = view.rows().filter((r) => r.envId === envId);
-      const excess = Math.min(Math.max(0, rows.length - Math.max(0, keep)), Math.max(0, limit));
-      for (let i = 0; i < excess; i++) view.delete(view.table.spec.key(rows[i]!));
-      return excess;
     },
   };
 }

@@ -49,7 +49,7 @@ export const WRITE_METHODS: { readonly [R in keyof Repositories]: readonly Metho
   targeting: ['put'],
   specificTargets: ['add', 'remove'],
   entities: ['put', 'delete', 'addMembership'],
-  events: ['insertTracks', 'insertChecks', 'insertPromptEvents', 'trimChecks'],
+  events: ['insertTracks', 'insertChecks', 'insertPromptEvents'],
   feedback: ['put'],
   stats: ['mergeEntityFlagStats', 'mergeFlagDailyStats'],
   audit: ['insert'],
