@@ -95,6 +95,7 @@ export function controllableStorage(inner: Storage): { storage: Storage; control
     transaction,
     onChange: (listener) => inner.onChange(listener),
     publishChange: guard((envId: string, version: number) => inner.publishChange(envId, version), inner),
+    pruneEvents: guard((before: string, limit: number) => inner.pruneEvents(before, limit), inner),
     // Left working during an outage, so a test can look at what is stored.
     dump: () => inner.dump(),
     close: () => inner.close(),

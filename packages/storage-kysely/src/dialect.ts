@@ -47,6 +47,12 @@ export interface KyselyStoreDialect {
    */
   transaction<T>(db: Kysely<Database>, fn: (trx: Transaction<Database>) => Promise<T>, options?: TransactionOptions): Promise<T>;
 
+  /**
+   * Inside a transaction: takes the store-wide lock `name` for the rest of it if no other process holds it, and
+   * resolves whether it did (Postgres: `pg_try_advisory_xact_lock`). Omitted where one process owns the store.
+   */
+  tryLock?(trx: Transaction<Database>, name: string): Promise<boolean>;
+
   /** `Storage.appendConcurrency`: how many append-only transactions the database runs side by side usefully. */
   readonly appendConcurrency?: number;
 

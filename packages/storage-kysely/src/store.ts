@@ -15,6 +15,7 @@ import { MIGRATION_LOCK_TABLE, MIGRATION_TABLE, migrationProvider } from './migr
 import { ChangeHub } from './notices.js';
 import type { ChangeFeed } from './poller.js';
 import { createRepositories, mapRepositoryErrors, type RepoContext } from './repositories/index.js';
+import { pruneOld } from './repositories/prune.js';
 import type { Database } from './schema.js';
 
 export interface KyselyStorageOptions {
@@ -180,6 +181,19 @@ export function kyselyStorage(db: Kysely<Database>, dialect: KyselyStoreDialect,
         }
       }
       hub.emit(notice, 'explicit');
+    },
+    async pruneEvents(before, limit) {
+      if (limit <= 0) return 0;
+      try {
+        // Beside ingestion (old rows are not what it writes); on a shared store, one process at a time.
+        return await dialect.transaction(
+          open(),
+          async (trx) => ((await dialect.tryLock?.(trx, 'prune')) === false ? 0 : pruneOld(trx, before, limit)),
+          { appendOnly: true },
+        );
+      } catch (error) {
+        throw mapError(error);
+      }
     },
     async dump() {
       try {

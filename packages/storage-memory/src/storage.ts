@@ -61,6 +61,11 @@ export function memoryStorage(_options: MemoryStorageOptions = {}): Storage {
       assertOpen();
       notices.deliver([{ envId, version }]);
     },
+    async pruneEvents(before, limit) {
+      assertOpen();
+      // One process owns a memory store; serialised with transactions like any write.
+      return runner.run(async () => pruneOld(tables, before, limit));
+    },
     async dump() {
       assertOpen();
       return dumpTables(tables);
@@ -73,6 +78,22 @@ export function memoryStorage(_options: MemoryStorageOptions = {}): Storage {
       return closing;
     },
   };
+}
+
+/** Retention: the oldest rows before `before`, at most `limit` in all, from the event logs and feedback. */
+function pruneOld(tables: Tables, before: string, limit: number): number {
+  let left = Math.max(0, Math.floor(limit));
+  const prune = <R>(table: Table<R>, time: (row: R) => string) => {
+    if (left === 0) return;
+    const old = [...table.rows.entries()].filter(([, row]) => time(row) < before);
+    old.sort(([, a], [, b]) => compare(time(a), time(b)));
+    for (const [pk] of old.slice(0, left)) table.delete(pk);
+    left -= Math.min(left, old.length);
+  };
+  prune(tables.trackEvents, (r) => r.timestamp);
+  prune(tables.promptEvents, (r) => r.timestamp);
+  prune(tables.feedback, (r) => r.createdAt);
+  return Math.max(0, Math.floor(limit)) - left;
 }
 
 function dumpTables(tables: Tables): StorageDump {

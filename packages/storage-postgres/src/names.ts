@@ -33,3 +33,5 @@ export function channelName(schema: string): string {
  */
 export const TRANSACTION_LOCK_CLASS = 0x464d_0001;
 export const MIGRATION_LOCK_CLASS = 0x464d_0002;
+/** Background jobs that one replica runs at a time (`tryLock`); the key is hashtext(schema || ':' || job). */
+export const JOB_LOCK_CLASS = 0x464d_0003;

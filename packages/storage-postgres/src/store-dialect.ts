@@ -3,7 +3,7 @@ import type { KyselyStoreDialect } from '@flagmount/storage-kysely';
 import { sql } from 'kysely';
 import { mapPostgresError, sqlState } from './errors.js';
 import { PgChangeFeed, type NoticePayload, type PgChangeFeedOptions } from './listener.js';
-import { MIGRATION_LOCK_CLASS, TRANSACTION_LOCK_CLASS } from './names.js';
+import { JOB_LOCK_CLASS, MIGRATION_LOCK_CLASS, TRANSACTION_LOCK_CLASS } from './names.js';
 
 export interface PostgresDialectSettings {
   schema: string;
@@ -61,6 +61,11 @@ export function postgresStoreDialect(settings: PostgresDialectSettings): KyselyS
           await pause(10 * attempt + Math.random() * 20 * attempt);
         }
       }
+    },
+
+    async tryLock(trx, name) {
+      const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${JOB_LOCK_CLASS}::int, hashtext(${`${schema}:${name}`})) as locked`.execute(trx);
+      return rows[0]?.locked === true;
     },
 
     async sendNotices(db, notices: readonly ChangeNotice[], explicit: boolean) {

@@ -305,6 +305,13 @@ export interface Storage extends Repositories {
   onChange(listener: ChangeListener): () => void;
   /** Publishes a notice outside a transaction (e.g. after a restore); most code publishes through `Transaction`. */
   publishChange(envId: string, version: number): Promise<void>;
+  /**
+   * Retention (`retention.eventsDays`): deletes at most `limit` track events, prompt events and feedback rows
+   * timestamped (feedback: created) before `before` (ISO), oldest first, in one short transaction that other writes
+   * run beside; resolves how many it deleted. A store shared by several processes lets one of them prune at a time:
+   * a call while another process prunes deletes nothing and resolves 0. Call again while it resolves `limit`.
+   */
+  pruneEvents(before: string, limit: number): Promise<number>;
   /** Every row of every table, in a stable order: for backups, tests and "nothing changed" checks. */
   dump(): Promise<StorageDump>;
   /** Stops timers and listeners and closes connections. Idempotent. */

@@ -116,6 +116,28 @@ export async function checkCheckRing(storage: Storage): Promise<void> {
   expect(await repo.listChecks('env_b', 100), 'without `keep`, every check is kept').toEqual(all);
 }
 
+/** Retention: rows before the cutoff go, oldest first, at most `limit` a call, across environments; newer stay. */
+export async function checkPruneEvents(storage: Storage): Promise<void> {
+  await seedEnvs(storage);
+  const tracks = [trackEvent({ id: 'trk_new', timestamp: at(5) }), trackEvent({ id: 'trk_old', timestamp: at(1) }), trackEvent({ id: 'trk_b', envId: 'env_b', timestamp: at(2) })];
+  const prompts = [promptEvent({ id: 'prm_old', timestamp: at(0) }), promptEvent({ id: 'prm_new', timestamp: at(4) })];
+  const kept = feedback({ id: 'fb_new', createdAt: at(6), updatedAt: at(6) });
+  await storage.events.insertTracks(tracks);
+  await storage.events.insertPromptEvents(prompts);
+  await storage.feedback.put(feedback({ id: 'fb_old', createdAt: at(2), updatedAt: at(7) }));
+  await storage.feedback.put(kept);
+  expect(await storage.pruneEvents(at(3), 0), 'pruneEvents with limit 0 deletes nothing').toBe(0);
+  expect(await storage.pruneEvents(at(3), 1), 'pruneEvents deletes at most `limit`').toBe(1);
+  expect((await storage.events.listTracks('env_a', 10)).map((t) => t.id), 'the oldest track went first').toEqual(['trk_new']);
+  expect(await storage.pruneEvents(at(3), 2), 'pruneEvents: the next batch').toBe(2);
+  expect(await storage.pruneEvents(at(3), 2), 'pruneEvents: the rest').toBe(1);
+  expect(await storage.pruneEvents(at(3), 2), 'pruneEvents: nothing left before the cutoff').toBe(0);
+  expect(await storage.events.listTracks('env_a', 10), 'tracks at or after the cutoff are kept').toEqual([tracks[0]]);
+  expect(await storage.events.listTracks('env_b', 10), 'every environment is pruned').toEqual([]);
+  expect(await storage.events.listPromptEvents('env_a', 10), 'prompt events after the cutoff are kept').toEqual([prompts[1]]);
+  expect(await storage.feedback.listByEnv('env_a', 10), 'feedback created before the cutoff goes, newer stays').toEqual([kept]);
+}
+
 export async function checkFeedback(storage: Storage): Promise<void> {
   await seedEnvs(storage);
   const repo = storage.feedback;
@@ -146,5 +168,6 @@ export const eventChecks: CheckGroup = {
     { name: 'event ids are unique; a rejected batch writes nothing', run: checkEventIdsUnique },
     { name: 'recent-checks ring: insertChecks with keep holds the newest `keep` per environment', run: checkCheckRing },
     { name: 'feedback: get, put replaces, listByEnv newest first', run: checkFeedback },
+    { name: 'retention: pruneEvents deletes the oldest before the cutoff, in bounded batches', run: checkPruneEvents },
   ],
 };

@@ -60,6 +60,10 @@ export function checkRingMigration(ddl: DdlFlavour): Migration {
         where rank <= ${sql.lit(CARRIED)}`.execute(db);
       await sql`insert into check_ring (env_id, head) select distinct env_id, ${sql.lit(CARRIED)} from check_events`.execute(db);
       await db.schema.dropTable('check_events_0001').execute();
+      // Retention (`retention.eventsDays`) deletes the oldest by time, a small batch at a time.
+      await db.schema.createIndex('track_events_time').on('track_events').columns(['timestamp']).execute();
+      await db.schema.createIndex('prompt_events_time').on('prompt_events').columns(['timestamp']).execute();
+      await db.schema.createIndex('feedback_created').on('feedback').columns(['created_at']).execute();
       // The counters are overwritten on every ingestion commit too: without room on their pages each update went to
       // a new page and the tables grew ~20 MB per 100k checks over the same pairs until a vacuum. Pages written from
       // now on keep the room.
