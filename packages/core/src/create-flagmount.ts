@@ -8,6 +8,7 @@ import { dashboardApiRoutes, dashboardRoutes } from './dashboard/routes.js';
 import { createHandler, type CoreHandler } from './http/handler.js';
 import { InFlight } from './http/in-flight.js';
 import type { RouteDefinition } from './http/route.js';
+import { EventPruner } from './ingestion/event-pruner.js';
 import { GroupCommitWriter } from './ingestion/group-commit-writer.js';
 import { normalizeLogger } from './logger.js';
 import { managementRoutes } from './management/routes.js';
@@ -53,6 +54,8 @@ export interface Flagmount {
 
 export interface FlagmountStats {
   client: ClientAnalyticsStats;
+  /** Rows `retention.eventsDays` deleted from this instance (0 when off). */
+  retention: { eventsPruned: number };
 }
 
 /**
@@ -115,6 +118,9 @@ export async function createFlagmount(options: FlagmountOptions): Promise<Flagmo
   // Every instance applies due schedules (exactly one of several replicas wins each); overdue ones at start.
   const scheduler = new Scheduler(services);
   await scheduler.start();
+  const pruner =
+    resolved.retention.eventsDays === undefined ? undefined : new EventPruner(storage, logger, { eventsDays: resolved.retention.eventsDays }, now);
+  pruner?.start();
 
   let closing: Promise<void> | undefined;
   const requestScope = new RequestScope();
@@ -133,7 +139,7 @@ export async function createFlagmount(options: FlagmountOptions): Promise<Flagmo
         const s = c.analyticsStats();
         for (const key of Object.keys(client) as Array<keyof ClientAnalyticsStats>) client[key] += s[key];
       }
-      return { client };
+      return { client, retention: { eventsPruned: pruner?.pruned ?? 0 } };
     },
     close() {
       closing ??= (async () => {
@@ -141,6 +147,7 @@ export async function createFlagmount(options: FlagmountOptions): Promise<Flagmo
         services.streams.close();
         snapshots.close();
         await scheduler.close();
+        await pruner?.close();
         await services.inFlight.drained(CLOSE_DRAIN_MS);
         services.ingestion.expedite();
         for (const client of clients.values()) await client.flush().catch(() => {});

@@ -61,11 +61,13 @@ export interface FlagmountOptions {
   /** Days without checks before `noRecentChecks`/`stale` (default 30). */
   staleAfterDays?: number;
   /**
-   * What raw events are kept. `recentChecks` (default 10000): check events kept per environment, newest first, as a
-   * recent-activity log; older ones are deleted in the background in small batches. Counts never depend on them:
-   * every check is counted into the aggregates (entity flag stats, daily flag stats) when it is committed.
+   * What raw events are kept. `recentChecks` (default 10000): check events kept per environment, the newest, as a
+   * recent-activity ring overwritten in place. Counts never depend on them: every check is counted into the
+   * aggregates (entity flag stats, daily flag stats) when it is committed. `eventsDays` (default: keep forever):
+   * track events, prompt events and feedback older than this many days are deleted in the background, in small
+   * batches, by one replica at a time; the counts and first/last times served about them are aggregates and stay.
    */
-  retention?: { recentChecks?: number };
+  retention?: { recentChecks?: number; eventsDays?: number };
   /** Which route groups the handler serves (default both). */
   mount?: { management?: boolean; runtime?: boolean };
   /** Serve the dashboard at `/ui` (default false). */
@@ -87,7 +89,7 @@ export interface ResolvedOptions {
   notifications: Partial<Record<NotificationDestination, string>> & { defaults: NotificationDestination[] };
   ingestion: { flushIntervalMs: number; maxBatch: number; maxQueue: number };
   staleAfterDays: number;
-  retention: { recentChecks: number };
+  retention: { recentChecks: number; eventsDays: number | undefined };
   mount: { management: boolean; runtime: boolean };
   cors: Required<Pick<CorsOptions, 'credentials' | 'management'>> & { origins: NonNullable<CorsOptions['origins']> };
   dashboard: boolean;
@@ -134,7 +136,11 @@ export function resolveOptions(options: FlagmountOptions): ResolvedOptions {
       maxQueue: countOption('ingestion.maxQueue', options.ingestion?.maxQueue, 50_000),
     },
     staleAfterDays: countOption('staleAfterDays', options.staleAfterDays, 30),
-    retention: { recentChecks: integerOption('retention.recentChecks', options.retention?.recentChecks, 10_000, 0, 10_000_000) },
+    retention: {
+      recentChecks: integerOption('retention.recentChecks', options.retention?.recentChecks, 10_000, 0, 10_000_000),
+      eventsDays:
+        options.retention?.eventsDays === undefined ? undefined : integerOption('retention.eventsDays', options.retention.eventsDays, 0, 1, 36_500),
+    },
     mount: { management: options.mount?.management ?? true, runtime: options.mount?.runtime ?? true },
     cors: {
       origins: options.cors?.origins ?? '*',
