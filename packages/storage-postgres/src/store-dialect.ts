@@ -40,7 +40,10 @@ export function postgresStoreDialect(settings: PostgresDialectSettings): KyselyS
   return {
     kind: 'postgres',
     encoding: { bool: (value) => value, param: (n) => `$${n}` },
-    ddl: { text: sql`text collate "C"`, sequenceType: 'bigint', sequence: 'identity', fillfactor: 70 },
+    // Fillfactor 30: a busy company's stats rows are updated by every ingestion commit, and with several commits in
+    // flight a page needs room for many versions before pruning can reclaim them. Measured on a second 100k checks
+    // over the same 10k pairs, two replicas: 70 grew the tables 2.2–2.4 MB, 30 by 16 KB (test/postgres/check-growth).
+    ddl: { text: sql`text collate "C"`, sequenceType: 'bigint', sequence: 'identity', fillfactor: 30 },
     migrationTableSchema: schema,
 
     appendConcurrency: settings.appendConcurrency,
