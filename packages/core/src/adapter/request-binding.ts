@@ -1,6 +1,6 @@
 import type { Flagmount } from '../create-flagmount.js';
 import { RequestFlags } from '../client/request-flags.js';
-import type { FlagContext } from '../client/types.js';
+import type { FlagContext, FlagKey } from '../client/types.js';
 
 /** How an adapter binds flags to each host request (Express `requestFlags`, Koa `requestFlags`, Fastify's plugin). */
 export interface RequestFlagsOptions<HostRequest = any> {
@@ -87,7 +87,7 @@ export interface RequireFlagOptions<Handler> {
 }
 
 /** Whether the request's flag is on; a request without bound flags is the host's setup mistake (500, said how to fix). */
-export function flagIsOn(flags: RequestFlags | undefined, flagKey: string): boolean {
+export function flagIsOn(flags: RequestFlags | undefined, flagKey: FlagKey): boolean {
   if (!(flags instanceof RequestFlags)) {
     throw new HostRouteError(500, 'Flagmount requireFlag: this request has no flags; install requestFlags (or the context option) before the guard');
   }
