@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ListAuditResponseSchema, type AuditEntry } from '../../../packages/core/src/schemas/audit.js';
-import type { Harness } from '../support/harness.js';
+import type { ApiResponse, Harness } from '../support/harness.js';
 import { forEachAdapter } from '../support/harness.js';
 import { createFlag, expectError, expectSchema, keyWithScopes, str } from './support/management.js';
 
@@ -11,7 +11,7 @@ async function walk(h: Harness, path: string, query: Query): Promise<AuditEntry[
   const pages: AuditEntry[][] = [];
   let before: string | null = null;
   do {
-    const res = await h.request('GET', path, { query: { ...query, ...(before ? { before } : {}) } });
+    const res: ApiResponse = await h.request('GET', path, { query: { ...query, ...(before ? { before } : {}) } });
     expect(res.status).toBe(200);
     expectSchema(ListAuditResponseSchema, res.body);
     pages.push(res.body.data);
