@@ -65,7 +65,7 @@ export function AuditFilters(props: {
   const envIds = sorted([...props.envIds, ...seen.envIds, ...(values.envId ? [values.envId] : [])]);
   return (
     <form
-      class="filters"
+      class="filters audit-filters"
       aria-label="Filter the audit"
       onSubmit={(e) => {
         e.preventDefault();
@@ -81,7 +81,7 @@ export function AuditFilters(props: {
       />
       <TextField
         label="Person or key"
-        hint="A name from the list, or an id such as member:…"
+        hint="A name, or an id (member:…)"
         list={listId}
         autocomplete="off"
         value={person}
