@@ -14,7 +14,7 @@ import type {
   RolloutPercentageFilter,
 } from '../../../engine/src/schema/filter.js';
 import type { AppHeader, ListAppsResponseSchema } from '../../../core/src/schemas/app.js';
-import type { AuditEntry, ListAuditResponseSchema } from '../../../core/src/schemas/audit.js';
+import type { AuditEntry, ListAuditQuery, ListAuditResponseSchema } from '../../../core/src/schemas/audit.js';
 import type { FlagChecksResponseSchema } from '../../../core/src/dashboard/checks-route.js';
 import type { FlagFeedbackResponseSchema } from '../../../core/src/dashboard/feedback-route.js';
 import type { FlagDetailsResponseSchema } from '../../../core/src/dashboard/flag-details-route.js';
@@ -71,6 +71,7 @@ import type { PutTargetingBody, Targeting, TargetingMutationResponseSchema } fro
 export type {
   AppHeader,
   AuditEntry,
+  ListAuditQuery,
   ConfigVariant,
   ConstantFilter,
   ContextFilter,
