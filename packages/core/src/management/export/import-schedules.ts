@@ -1,0 +1,95 @@
+import type { MutationTx } from '../../domain/mutation.js';
+import { newId } from '../../domain/ids.js';
+import { addIssue, invalidRequest, type Issues } from '../../http/http-error.js';
+import type { ExportDocument, ImportChange } from '../../schemas/export.js';
+import type { TargetingBody } from '../../schemas/targeting.js';
+import type { Repositories } from '../../storage/port.js';
+import type { AppRecord, EnvironmentRecord, FlagRecord, ScheduleRecord, SegmentRecord } from '../../storage/records.js';
+import { canonicalJson } from '../canonical-json.js';
+import { MAX_PENDING_SCHEDULES } from '../schedules/schedule-routes.js';
+import { exportScheduleTargeting, importedBody } from './targeting-form.js';
+
+export interface ScheduleImport {
+  repos: Repositories;
+  tx: MutationTx | undefined;
+  app: AppRecord;
+  doc: ExportDocument;
+  at: string;
+  /** Who imports: the created schedules are applied, and audited, under this actor. */
+  actor: string;
+  /** Flag key → flag, created ones included; `existingFlags`: those the store held before. */
+  flagByKey: ReadonlyMap<string, FlagRecord>;
+  existingFlags: ReadonlyMap<string, FlagRecord>;
+  /** Lower-cased environment name → environment; `createdEnvIds`: those this import creates. */
+  envByName: ReadonlyMap<string, EnvironmentRecord>;
+  createdEnvIds: readonly string[];
+  segmentByName: ReadonlyMap<string, SegmentRecord>;
+  changes: ImportChange[];
+}
+
+/**
+ * Adds the document's pending schedules that are not already pending, matched on flag, environment, `at` and
+ * targeting (compared in export form, as many times as the file lists one): importing the same file twice creates
+ * nothing the second time. Checked as `POST …/schedules` checks (the rest in `checkDocument` and
+ * `checkPlannedPrerequisites`), except that an `at` already past is accepted: the scheduler applies it on its next
+ * look. Creating a schedule changes no flag state, so it bumps no version.
+ */
+export async function importSchedules(input: ScheduleImport): Promise<void> {
+  const { repos, tx, app, doc, at } = input;
+  const segmentById = new Map([...input.segmentByName.values()].map((s) => [s.id, s]));
+  const segmentId = (name: string) => input.segmentByName.get(name)!.id;
+  const issues: Issues = {};
+  const rows: ScheduleRecord[] = [];
+  for (const [i, f] of doc.flags.entries()) {
+    const flag = input.flagByKey.get(f.key)!;
+    for (const [envName, schedules] of Object.entries(f.schedules ?? {})) {
+      const env = input.envByName.get(envName.toLowerCase())!;
+      const stored =
+        input.existingFlags.has(f.key) && !input.createdEnvIds.includes(env.id)
+          ? (await repos.schedules.listByFlag(flag.id, env.id)).filter((s) => s.status === 'pending')
+          : [];
+      const pending = new Map<string, number>();
+      for (const s of stored) {
+        const form = exportScheduleTargeting(flag.key, s.targeting as TargetingBody, segmentById);
+        const key = canonicalJson({ at: s.at, targeting: form });
+        pending.set(key, (pending.get(key) ?? 0) + 1);
+      }
+      let added = 0;
+      for (const s of schedules) {
+        const targeting = importedBody(flag.key, s.targeting, segmentId);
+        const when = new Date(s.at).toISOString();
+        const key = canonicalJson({ at: when, targeting: exportScheduleTargeting(flag.key, targeting, segmentById) });
+        const matches = pending.get(key) ?? 0;
+        if (matches) pending.set(key, matches - 1);
+        input.changes.push({ resource: 'schedule', name: flag.key, environment: env.name, at: when, action: matches ? 'unchanged' : 'create', fields: [] });
+        if (matches) continue;
+        added++;
+        rows.push({
+          id: newId('sc'),
+          orgId: app.orgId,
+          appId: app.id,
+          envId: env.id,
+          flagId: flag.id,
+          flagKey: flag.key,
+          at: when,
+          status: 'pending',
+          targeting: targeting as Record<string, unknown>,
+          createdBy: input.actor,
+          createdAt: at,
+          appliedAt: null,
+          flagStateVersion: null,
+          reason: null,
+        });
+      }
+      if (stored.length + added > MAX_PENDING_SCHEDULES) {
+        addIssue(issues, `flags.${i}.schedules.${envName}`, `a flag holds at most ${MAX_PENDING_SCHEDULES} pending schedules per environment (${stored.length} already pending)`);
+      }
+    }
+  }
+  if (Object.keys(issues).length) throw invalidRequest('Invalid import document', issues);
+  if (!tx) return;
+  for (const row of rows) {
+    await tx.schedules.insert(row);
+    tx.recordAudit({ appId: app.id, envId: row.envId, action: 'flag.schedule.created', targetType: 'schedule', targetId: row.id, changeDescription: `Scheduled for ${row.at} by import`, before: null, after: row });
+  }
+}
