@@ -28,9 +28,9 @@ export interface ScheduleImport {
 }
 
 /**
- * Adds the document's pending schedules that are not already pending, matched on flag, environment, `at` and
- * targeting (compared in export form, as many times as the file lists one): importing the same file twice creates
- * nothing the second time. Checked as `POST …/schedules` checks (the rest in `checkDocument` and
+ * Adds the document's pending schedules that the store does not hold yet, matched on flag, environment, `at` and
+ * targeting (compared in export form, as many times as the file lists one; settled schedules match too): importing
+ * the same file twice creates nothing the second time, even when a schedule went out in between. Checked as `POST …/schedules` checks (the rest in `checkDocument` and
  * `checkPlannedPrerequisites`), except that an `at` already past is accepted: the scheduler applies it on its next
  * look. Creating a schedule changes no flag state, so it bumps no version.
  */
@@ -44,23 +44,22 @@ export async function importSchedules(input: ScheduleImport): Promise<void> {
     const flag = input.flagByKey.get(f.key)!;
     for (const [envName, schedules] of Object.entries(f.schedules ?? {})) {
       const env = input.envByName.get(envName.toLowerCase())!;
-      const stored =
-        input.existingFlags.has(f.key) && !input.createdEnvIds.includes(env.id)
-          ? (await repos.schedules.listByFlag(flag.id, env.id)).filter((s) => s.status === 'pending')
-          : [];
-      const pending = new Map<string, number>();
+      const stored = input.existingFlags.has(f.key) && !input.createdEnvIds.includes(env.id) ? await repos.schedules.listByFlag(flag.id, env.id) : [];
+      const pendingCount = stored.filter((s) => s.status === 'pending').length;
+      // Settled ones match too: a file re-imported after its schedule went out (or was cancelled) does not bring it back.
+      const held = new Map<string, number>();
       for (const s of stored) {
         const form = exportScheduleTargeting(flag.key, s.targeting as TargetingBody, segmentById);
         const key = canonicalJson({ at: s.at, targeting: form });
-        pending.set(key, (pending.get(key) ?? 0) + 1);
+        held.set(key, (held.get(key) ?? 0) + 1);
       }
       let added = 0;
       for (const s of schedules) {
         const targeting = importedBody(flag.key, s.targeting, segmentId);
         const when = new Date(s.at).toISOString();
         const key = canonicalJson({ at: when, targeting: exportScheduleTargeting(flag.key, targeting, segmentById) });
-        const matches = pending.get(key) ?? 0;
-        if (matches) pending.set(key, matches - 1);
+        const matches = held.get(key) ?? 0;
+        if (matches) held.set(key, matches - 1);
         input.changes.push({ resource: 'schedule', name: flag.key, environment: env.name, at: when, action: matches ? 'unchanged' : 'create', fields: [] });
         if (matches) continue;
         added++;
@@ -81,8 +80,8 @@ export async function importSchedules(input: ScheduleImport): Promise<void> {
           reason: null,
         });
       }
-      if (stored.length + added > MAX_PENDING_SCHEDULES) {
-        addIssue(issues, `flags.${i}.schedules.${envName}`, `a flag holds at most ${MAX_PENDING_SCHEDULES} pending schedules per environment (${stored.length} already pending)`);
+      if (pendingCount + added > MAX_PENDING_SCHEDULES) {
+        addIssue(issues, `flags.${i}.schedules.${envName}`, `a flag holds at most ${MAX_PENDING_SCHEDULES} pending schedules per environment (${pendingCount} already pending)`);
       }
     }
   }

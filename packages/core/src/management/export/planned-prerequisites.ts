@@ -74,12 +74,16 @@ export async function checkPlannedPrerequisites(
   for (const [lower, envName] of names) {
     const stored = app && envs.find((e) => e.name.toLowerCase() === lower);
     const graph = stored ? await prerequisiteGraph(repos, app.id, stored.id) : new Map<string, string[]>();
-    // Flag key → the path of the document's prerequisites that set its arrows in this environment.
+    // Flag key → the path of the document's prerequisites that set its arrows in this environment; `changed`: those
+    // that differ from the stored ones (a problem is reported where the file changed something, when it did).
     const source = new Map<string, string>();
+    const changed = new Set<string>();
     doc.flags.forEach((flag, i) => {
       for (const [name, t] of Object.entries(flag.targeting)) {
         if (name.toLowerCase() !== lower || t.prerequisites === undefined) continue;
-        if (t.prerequisites.length) graph.set(flag.key, t.prerequisites.map((p) => p.flagKey));
+        const keys = t.prerequisites.map((p) => p.flagKey);
+        if ([...keys].sort().join('\n') !== [...(graph.get(flag.key) ?? [])].sort().join('\n')) changed.add(flag.key);
+        if (keys.length) graph.set(flag.key, keys);
         else graph.delete(flag.key);
         source.set(flag.key, `flags.${i}.targeting.${name}.prerequisites`);
       }
@@ -94,7 +98,8 @@ export async function checkPlannedPrerequisites(
     }
     const problem = problemOf(graph, envName);
     if (problem) {
-      addIssue(issues, problem.keys.map((k) => source.get(k)).find((p) => p !== undefined) ?? 'flags', problem.message);
+      const where = problem.keys.find((k) => changed.has(k)) ?? problem.keys.find((k) => source.has(k));
+      addIssue(issues, (where && source.get(where)) ?? 'flags', problem.message);
       continue;
     }
     doc.flags.forEach((flag, i) => {
