@@ -35,7 +35,9 @@ export function checkDocument(doc: ExportDocument): void {
   doc.segments.forEach((s, i) => filterIssues(s.filter, `segments.${i}.filter`, null));
   unique(doc.flags, (f) => f.key, (i) => `flags.${i}.key`, 'flag key');
 
-  const flagByKey = new Map(doc.flags.map((f) => [f.key, f]));
+  // A duplicate key is reported above; prerequisites resolve to its first flag.
+  const flagByKey = new Map<string, ExportFlag>();
+  for (const f of doc.flags) if (!flagByKey.has(f.key)) flagByKey.set(f.key, f);
   // A targeting body (stored or scheduled) as PUT targeting checks it, its references resolved inside the document.
   const checkBody = (flag: ExportFlag, body: ExportTargetingBody, path: string) => {
     body.rules.forEach((rule, r) => {
