@@ -1,5 +1,5 @@
 import type { MutationTx } from '../../domain/mutation.js';
-import { newId } from '../../domain/ids.js';
+import { newScheduleRecord } from '../../domain/new-schedule-record.js';
 import { addIssue, invalidRequest, type Issues } from '../../http/http-error.js';
 import type { ExportDocument, ImportChange } from '../../schemas/export.js';
 import type { TargetingBody } from '../../schemas/targeting.js';
@@ -63,22 +63,7 @@ export async function importSchedules(input: ScheduleImport): Promise<void> {
         input.changes.push({ resource: 'schedule', name: flag.key, environment: env.name, at: when, action: matches ? 'unchanged' : 'create', fields: [] });
         if (matches) continue;
         added++;
-        rows.push({
-          id: newId('sc'),
-          orgId: app.orgId,
-          appId: app.id,
-          envId: env.id,
-          flagId: flag.id,
-          flagKey: flag.key,
-          at: when,
-          status: 'pending',
-          targeting: targeting as Record<string, unknown>,
-          createdBy: input.actor,
-          createdAt: at,
-          appliedAt: null,
-          flagStateVersion: null,
-          reason: null,
-        });
+        rows.push(newScheduleRecord(app, env, flag, { at: when, targeting, createdBy: input.actor, createdAt: at }));
       }
       if (pendingCount + added > MAX_PENDING_SCHEDULES) {
         addIssue(issues, `flags.${i}.schedules.${envName}`, `a flag holds at most ${MAX_PENDING_SCHEDULES} pending schedules per environment (${pendingCount} already pending)`);
