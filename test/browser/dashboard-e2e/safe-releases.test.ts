@@ -76,4 +76,26 @@ describeWithChromium('flag page: prerequisites, preview and scheduled changes in
     await page.screenshot({ path: artifactPath('dashboard-flag-schedule-applied.png'), fullPage: true });
     await s.check('flag-schedule-applied');
   });
+
+  it('adds a specific user picked from the stored ones with the keyboard', { timeout: SUITE_TIMEOUT }, async () => {
+    const s = session();
+    const { page, h } = s;
+    const dev = h.envs.development.id;
+    await s.open('flags/feature', 'Feature');
+    await page.getByLabel('Environment', { exact: true }).last().selectOption(dev);
+    const picker = page.getByRole('combobox', { name: 'Add a stored user' });
+    const suggestions = page.getByRole('listbox', { name: 'Add a stored user: suggestions' }).getByRole('option');
+    await picker.fill('u-');
+    await expect.poll(() => suggestions.allTextContents()).toEqual(['u-1', 'u-2', 'u-3']);
+    await picker.press('ArrowDown');
+    await picker.press('ArrowDown');
+    await picker.press('Enter');
+    await page.getByRole('link', { name: 'u-2' }).waitFor();
+    const targets = (await h.request('GET', `/apps/${h.appId}/envs/${dev}/users/u-2/flags`)).body;
+    expect(JSON.stringify(targets)).toContain('"feature"');
+    await picker.fill('u-');
+    await expect.poll(() => suggestions.allTextContents()).toEqual(['u-1', 'u-3']);
+    await page.screenshot({ path: artifactPath('dashboard-flag-user-picker.png'), fullPage: false });
+    await s.check('flag-user-picker');
+  });
 });
