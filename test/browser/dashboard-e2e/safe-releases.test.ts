@@ -95,6 +95,8 @@ describeWithChromium('flag page: prerequisites, preview and scheduled changes in
     expect(JSON.stringify(targets)).toContain('"feature"');
     await picker.fill('u-');
     await expect.poll(() => suggestions.allTextContents()).toEqual(['u-1', 'u-3']);
+    await page.getByRole('listbox', { name: 'Add a stored user: suggestions' }).waitFor({ state: 'visible' });
+    expect(await picker.evaluate((el) => el === document.activeElement)).toBe(true);
     await page.screenshot({ path: artifactPath('dashboard-flag-user-picker.png'), fullPage: false });
     await s.check('flag-user-picker');
   });

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'preact/hooks';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import type { Entity } from '../api/types.js';
 
 /** Suggestions shown at once: enough to pick from, few enough to read; typing narrows them. */
@@ -26,6 +26,13 @@ export function EntityCombobox(props: {
   const [active, setActive] = useState(-1);
   const [found, setFound] = useState<{ for: string; rows: Entity[] } | undefined>();
   const [failed, setFailed] = useState(false);
+  // Closing on blur waits for a click on an option; focusing or typing again keeps the list open.
+  const closing = useRef<ReturnType<typeof setTimeout>>();
+  const keepOpen = () => {
+    clearTimeout(closing.current);
+    setOpen(true);
+  };
+  useEffect(() => () => clearTimeout(closing.current), []);
 
   useEffect(() => {
     if (!open) return undefined;
@@ -89,11 +96,13 @@ export function EntityCombobox(props: {
         value={text}
         onInput={(e) => {
           setText(e.currentTarget.value);
-          setOpen(true);
+          keepOpen();
           setActive(-1);
         }}
-        onFocus={() => setOpen(true)}
-        onBlur={() => setTimeout(() => setOpen(false), 150)}
+        onFocus={keepOpen}
+        onBlur={() => {
+          closing.current = setTimeout(() => setOpen(false), 150);
+        }}
         onKeyDown={onKeyDown}
       />
       <ul id={listId} role="listbox" aria-label={`${props.label}: suggestions`} class="combobox-list" hidden={!open || !options.length}>

@@ -52,6 +52,7 @@ function TargetList({ kind, ids, flag, env, writable, onChanged }: { kind: Kind;
     return api.send('PATCH', `${base(entityId)}/flags`, body);
   };
   const add = async (entityId: string) => {
+    if (action.busy) return;
     const done = await action.run(async () => {
       try {
         await api.get(base(entityId));
@@ -99,7 +100,6 @@ function TargetList({ kind, ids, flag, env, writable, onChanged }: { kind: Kind;
           label={`Add a stored ${noun}`}
           search={search}
           exclude={ids}
-          disabled={action.busy}
           error={issuesAt(action.error, 'id')}
           onPick={add}
         />

@@ -66,6 +66,7 @@ export function TargetingEditor({ flag, env, segments, flags }: { flag: FlagHead
     setGeneration((g) => g + 1);
     setBadPayloads(new Set());
     setShowProblems(false);
+    setPreviewed(undefined);
   };
   useEffect(() => {
     if (loaded.data) reset(loaded.data);
