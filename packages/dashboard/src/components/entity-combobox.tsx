@@ -81,49 +81,51 @@ export function EntityCombobox(props: {
   return (
     <div class={`field combobox${props.error?.length ? ' invalid' : ''}`}>
       <label for={id}>{props.label}</label>
-      <input
-        id={id}
-        type="text"
-        role="combobox"
-        autocomplete="off"
-        aria-autocomplete="list"
-        aria-expanded={open && options.length > 0}
-        aria-controls={listId}
-        aria-activedescendant={open && active >= 0 && options[active] ? optionId(active) : undefined}
-        aria-invalid={props.error?.length ? true : undefined}
-        aria-describedby={described}
-        disabled={props.disabled}
-        value={text}
-        onInput={(e) => {
-          setText(e.currentTarget.value);
-          keepOpen();
-          setActive(-1);
-        }}
-        onFocus={keepOpen}
-        onBlur={() => {
-          closing.current = setTimeout(() => setOpen(false), 150);
-        }}
-        onKeyDown={onKeyDown}
-      />
-      <ul id={listId} role="listbox" aria-label={`${props.label}: suggestions`} class="combobox-list" hidden={!open || !options.length}>
-        {options.map((e, i) => (
-          <li
-            key={e.id}
-            id={optionId(i)}
-            role="option"
-            aria-selected={i === active}
-            class={i === active ? 'active' : undefined}
-            // mousedown, not click: picking must happen before the input's blur closes the list.
-            onMouseDown={(ev) => {
-              ev.preventDefault();
-              pick(e.id);
-            }}
-          >
-            <span class="combobox-id">{e.id}</span>
-            {e.name ? <span class="muted"> {e.name}</span> : null}
-          </li>
-        ))}
-      </ul>
+      <div class="combobox-anchor">
+        <input
+          id={id}
+          type="text"
+          role="combobox"
+          autocomplete="off"
+          aria-autocomplete="list"
+          aria-expanded={open && options.length > 0}
+          aria-controls={listId}
+          aria-activedescendant={open && active >= 0 && options[active] ? optionId(active) : undefined}
+          aria-invalid={props.error?.length ? true : undefined}
+          aria-describedby={described}
+          disabled={props.disabled}
+          value={text}
+          onInput={(e) => {
+            setText(e.currentTarget.value);
+            keepOpen();
+            setActive(-1);
+          }}
+          onFocus={keepOpen}
+          onBlur={() => {
+            closing.current = setTimeout(() => setOpen(false), 150);
+          }}
+          onKeyDown={onKeyDown}
+        />
+        <ul id={listId} role="listbox" aria-label={`${props.label}: suggestions`} class="combobox-list" hidden={!open || !options.length}>
+          {options.map((e, i) => (
+            <li
+              key={e.id}
+              id={optionId(i)}
+              role="option"
+              aria-selected={i === active}
+              class={i === active ? 'active' : undefined}
+              // mousedown, not click: picking must happen before the input's blur closes the list.
+              onMouseDown={(ev) => {
+                ev.preventDefault();
+                pick(e.id);
+              }}
+            >
+              <span class="combobox-id">{e.id}</span>
+              {e.name ? <span class="muted"> {e.name}</span> : null}
+            </li>
+          ))}
+        </ul>
+      </div>
       <p class="hint" id={`${id}-hint`}>
         Type the start of an id or part of a name; ↑ ↓ choose, Enter adds.
       </p>
