@@ -6,6 +6,7 @@ import type { FlagHeader, Prerequisite } from '../src/api/types.js';
 import type { Issues } from '../src/components/rule-builder/index.js';
 import { PrerequisitesEditor } from '../src/pages/flag/prerequisites-editor.js';
 import { fromLocalInput, ScheduleDialog, toLocalInput } from '../src/pages/flag/schedule-dialog.js';
+import { scheduledBy } from '../src/pages/flag/schedules.js';
 
 afterEach(cleanup);
 
@@ -114,5 +115,16 @@ describe('schedule form', () => {
     expect(screen.getByLabelText('Apply at (your local time)').getAttribute('aria-invalid')).toBe('true');
     expect(screen.getByText(/must be after 2030-06-01T10:00:05.000Z/)).toBeTruthy();
     expect(screen.getByRole('alert').textContent).toContain('targeting.rules.0.filter');
+  });
+});
+
+describe('scheduled changes list', () => {
+  it('names who scheduled: a member by name, the signed-in key by its name, another key by id', () => {
+    const members = [{ id: 'u-7', name: 'Ada Lovelace', email: 'ada@example.com' }];
+    const me = { type: 'key' as const, id: 'mk1', name: 'CI', scopes: null };
+    expect(scheduledBy('member:u-7', members, me)).toBe('Ada Lovelace');
+    expect(scheduledBy('member:u-8', members, me)).toBe('u-8');
+    expect(scheduledBy('mk1', members, me)).toBe('CI (management key)');
+    expect(scheduledBy('mk2', members, me)).toBe('key mk2');
   });
 });

@@ -60,6 +60,7 @@ describeWithChromium('flag page: prerequisites, preview and scheduled changes in
     const pending = page.getByRole('table', { name: 'Pending scheduled changes of Feature in Development' });
     await pending.getByRole('button', { name: /Cancel the change scheduled for/ }).waitFor();
     expect(await pending.textContent()).toContain('1 rule, 1 prerequisite');
+    expect(await pending.textContent()).toContain('(management key)');
     const listed = (await h.request('GET', `/apps/${h.appId}/flags/feature/schedules`, { query: { envId: dev } })).body.data;
     expect(listed).toMatchObject([{ status: 'pending', targeting: { prerequisites: [{ flagKey: 'gate', isEnabled: true }] } }]);
     await page.screenshot({ path: artifactPath('dashboard-flag-schedule-pending.png'), fullPage: true });

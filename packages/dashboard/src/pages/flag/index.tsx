@@ -111,7 +111,7 @@ export default function FlagPage({ params }: { params: Record<string, string | u
           Targeting
         </h2>
         <SelectField label="Environment" value={env.id} onChange={setEnvId} options={envs.map((e) => ({ value: e.id, label: envLabel(e) }))} />
-        {segments.data && flags.data ? <TargetingEditor key={env.id} flag={flag} env={env} segments={segments.data} flags={flags.data} /> : <Loading label="Loading segments and flags" />}
+        {segments.data && flags.data ? <TargetingEditor key={env.id} flag={flag} env={env} segments={segments.data} flags={flags.data} members={names.members} /> : <Loading label="Loading segments and flags" />}
       </section>
       <section aria-labelledby="section-specific">
         <h2 id="section-specific" tabIndex={-1}>

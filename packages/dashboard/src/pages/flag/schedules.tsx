@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { seg } from '../../api/client.js';
-import type { EnvironmentHeader, FlagHeader, ListSchedules, Schedule, ScheduleResponse } from '../../api/types.js';
+import type { Actor, EnvironmentHeader, FlagHeader, ListSchedules, Schedule, ScheduleResponse, UserHeader } from '../../api/types.js';
 import { useSession } from '../../auth/session.js';
 import { ApiErrorBox } from '../../components/api-error.js';
 import { Confirm } from '../../components/dialog.js';
@@ -22,13 +22,24 @@ export function summarize(s: Schedule): string {
   return parts.join(', ');
 }
 
+/** `createdBy` in words: a person (`member:<id>`) by name, the signed-in key by its name, another key by id. */
+export function scheduledBy(createdBy: string, members: UserHeader[], me: Actor): string {
+  if (createdBy.startsWith('member:')) {
+    const id = createdBy.slice('member:'.length);
+    return members.find((m) => m.id === id)?.name ?? id;
+  }
+  return me.type === 'key' && me.id === createdBy ? `${me.name} (management key)` : `key ${createdBy}`;
+}
+
 /**
  * A flag's scheduled changes in one environment: pending ones (cancellable by who may change the targeting), then
  * the applied, failed and cancelled ones with their reason. While one is pending the list refreshes just after its
  * time and tells the editor (`onApplied`) so it shows the applied targeting.
  */
-export function Schedules({ flag, env, generation, onApplied }: { flag: FlagHeader; env: EnvironmentHeader; generation: number; onApplied: () => void }) {
-  const { api, can } = useSession();
+export function Schedules(props: { flag: FlagHeader; env: EnvironmentHeader; members: UserHeader[]; generation: number; onApplied: () => void }) {
+  const { flag, env, members, generation, onApplied } = props;
+  const { api, can, actor } = useSession();
+  const by = (s: Schedule) => scheduledBy(s.createdBy, members, actor);
   const { app } = useWorkspace();
   const toast = useToast();
   const path = `apps/${seg(app.id)}/flags/${seg(flag.key)}/schedules`;
@@ -78,7 +89,7 @@ export function Schedules({ flag, env, generation, onApplied }: { flag: FlagHead
         columns={[
           { key: 'at', label: 'Applies at', render: (s) => when(s.at) },
           { key: 'change', label: 'Change', render: summarize },
-          { key: 'by', label: 'Scheduled by', render: (s) => s.createdBy },
+          { key: 'by', label: 'Scheduled by', render: by },
           { key: 'created', label: 'Scheduled at', render: (s) => when(s.createdAt) },
           ...(canWrite
             ? [{ key: 'cancel', label: 'Actions', render: (s: Schedule) => (
@@ -102,7 +113,7 @@ export function Schedules({ flag, env, generation, onApplied }: { flag: FlagHead
               { key: 'at', label: 'Due at', render: (s) => when(s.at) },
               { key: 'applied', label: 'Applied at', render: (s) => when(s.appliedAt) },
               { key: 'change', label: 'Change', render: summarize },
-              { key: 'by', label: 'Scheduled by', render: (s) => s.createdBy },
+              { key: 'by', label: 'Scheduled by', render: by },
               { key: 'reason', label: 'Reason', render: (s) => s.reason ?? (s.flagStateVersion !== null ? `State version ${s.flagStateVersion}` : '—') },
             ]}
           />

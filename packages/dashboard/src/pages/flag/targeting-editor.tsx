@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, seg } from '../../api/client.js';
 import { isConflict, putTargeting } from '../../api/targeting.js';
-import type { ConfigVariant, EnvironmentHeader, FlagHeader, Prerequisite, PutTargetingRequest, ScheduleResponse, Segment, StoredRule, Targeting, TargetingBody, TargetingPreview } from '../../api/types.js';
+import type { ConfigVariant, EnvironmentHeader, FlagHeader, Prerequisite, PutTargetingRequest, ScheduleResponse, Segment, StoredRule, Targeting, TargetingBody, TargetingPreview, UserHeader } from '../../api/types.js';
 import { useSession } from '../../auth/session.js';
 import { ApiErrorBox } from '../../components/api-error.js';
 import { filterProblems, RulesEditor } from '../../components/rule-builder/index.js';
@@ -43,7 +43,8 @@ function draftProblems(draft: Draft): Record<string, string[]> {
  * A flag's rules and config in one environment, saved together. The save sends `ifVersion` (the version loaded):
  * when someone else saved meanwhile, the API refuses it and the page says so instead of overwriting their change.
  */
-export function TargetingEditor({ flag, env, segments, flags }: { flag: FlagHeader; env: EnvironmentHeader; segments: Segment[]; flags: FlagHeader[] }) {
+export function TargetingEditor(props: { flag: FlagHeader; env: EnvironmentHeader; segments: Segment[]; flags: FlagHeader[]; members: UserHeader[] }) {
+  const { flag, env, segments, flags } = props;
   const { api, can } = useSession();
   const { app } = useWorkspace();
   const toast = useToast();
@@ -187,7 +188,7 @@ export function TargetingEditor({ flag, env, segments, flags }: { flag: FlagHead
       {scheduling ? (
         <ScheduleDialog open envName={env.name} busy={schedule.busy} error={schedule.error} onClose={() => setScheduling(false)} onSchedule={runSchedule} />
       ) : null}
-      <Schedules flag={flag} env={env} generation={schedulesGeneration} onApplied={() => (dirty ? toast(`A scheduled change of ${flag.name} was applied in ${env.name}: your unsaved edits are on the older version.`) : loaded.reload())} />
+      <Schedules flag={flag} env={env} members={props.members} generation={schedulesGeneration} onApplied={() => (dirty ? toast(`A scheduled change of ${flag.name} was applied in ${env.name}: your unsaved edits are on the older version.`) : loaded.reload())} />
     </div>
   );
 }
