@@ -102,3 +102,31 @@ describeWithChromium('flag page: prerequisites, preview and scheduled changes in
     await s.check('flag-user-picker');
   });
 });
+
+/** A viewer reads prerequisites and pending schedules, and is offered none of the writes. */
+describeWithChromium('flag page for a viewer: safe releases read-only in Chromium', () => {
+  const session = useDashboard({ as: { type: 'person', id: 'u-vera', name: 'Vera Viewer', role: 'viewer' } }, async ({ h }) => {
+    const dev = h.envs.development.id;
+    for (const key of ['base', 'gated']) expect((await h.request('POST', `/apps/${h.appId}/flags`, { body: { key, name: key } })).status).toBe(200);
+    const put = await h.request('PUT', `/apps/${h.appId}/flags/gated/targeting/${dev}`, { body: { ...EVERYONE, prerequisites: [{ flagKey: 'base', isEnabled: false }] } });
+    expect(put.status, put.text).toBe(200);
+    const at = new Date(Date.now() + 3_600_000).toISOString();
+    const scheduled = await h.request('POST', `/apps/${h.appId}/flags/gated/schedules`, { body: { envId: dev, at, targeting: { rules: [] } } });
+    expect(scheduled.status, scheduled.text).toBe(200);
+  });
+
+  it('shows the prerequisite and the pending schedule with no add, preview, schedule or cancel', { timeout: SUITE_TIMEOUT }, async () => {
+    const s = session();
+    const { page, h } = s;
+    await page.getByText('Vera Viewer').waitFor();
+    await s.open('flags/gated', 'gated');
+    await page.getByLabel('Environment', { exact: true }).last().selectOption(h.envs.development.id);
+    await page.getByRole('table', { name: 'Pending scheduled changes of gated in Development' }).waitFor();
+    const prerequisite = page.getByLabel('Prerequisite 1: must be');
+    expect(await prerequisite.inputValue()).toBe('off');
+    expect(await prerequisite.isEditable()).toBe(false);
+    const writes = page.getByRole('main').getByRole('button', { name: /^(add prerequisite|preview impact|schedule|cancel|remove prerequisite)/i });
+    expect(await writes.allTextContents()).toEqual([]);
+    await s.check('viewer-flag-schedules');
+  });
+});
