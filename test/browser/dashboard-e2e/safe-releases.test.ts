@@ -101,6 +101,28 @@ describeWithChromium('flag page: prerequisites, preview and scheduled changes in
     await page.screenshot({ path: artifactPath('dashboard-flag-user-picker.png'), fullPage: false });
     await s.check('flag-user-picker');
   });
+
+  it('cancels a pending change after confirming, and lists it with the reason', { timeout: SUITE_TIMEOUT }, async () => {
+    const s = session();
+    const { page, h } = s;
+    const dev = h.envs.development.id;
+    const at = new Date(Date.now() + 3_600_000).toISOString();
+    const made = await h.request('POST', `/apps/${h.appId}/flags/feature/schedules`, { body: { envId: dev, at, targeting: { rules: [] } } });
+    expect(made.status, made.text).toBe(200);
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Feature' }).waitFor();
+    await page.getByLabel('Environment', { exact: true }).last().selectOption(dev);
+    const pending = page.getByRole('table', { name: 'Pending scheduled changes of Feature in Development' });
+    await pending.getByRole('button', { name: /Cancel the change scheduled for/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Cancel this scheduled change?' });
+    await dialog.getByRole('button', { name: 'Cancel scheduled change' }).click();
+    await page.getByText('No pending scheduled change.').waitFor();
+    const stored = (await h.request('GET', `/apps/${h.appId}/flags/feature/schedules`, { query: { envId: dev } })).body.data;
+    expect(stored.find((x: { id: string }) => x.id === made.body.schedule.id)).toMatchObject({ status: 'cancelled', reason: expect.stringMatching(/^Cancelled by/) });
+    await page.getByText('Past scheduled changes (2)').click();
+    await page.getByRole('table', { name: 'Past scheduled changes of Feature in Development' }).getByText('cancelled', { exact: true }).waitFor();
+    await s.check('flag-schedule-cancelled');
+  });
 });
 
 /** A viewer reads prerequisites and pending schedules, and is offered none of the writes. */
