@@ -123,6 +123,24 @@ describeWithChromium('flag page: prerequisites, preview and scheduled changes in
     await page.getByRole('table', { name: 'Past scheduled changes of Feature in Development' }).getByText('cancelled', { exact: true }).waitFor();
     await s.check('flag-schedule-cancelled');
   });
+
+  it("shows the API's refusal of a prerequisite cycle under the prerequisites", { timeout: SUITE_TIMEOUT }, async () => {
+    const s = session();
+    const { page, h } = s;
+    // After the first test, feature requires gate: gate requiring feature would be a cycle.
+    await s.open('flags/gate', 'Gate');
+    await page.getByLabel('Environment', { exact: true }).last().selectOption(h.envs.development.id);
+    await page.getByRole('button', { name: 'Add prerequisite' }).click();
+    const select = page.getByLabel('Prerequisite 1: flag');
+    await expect.poll(() => select.inputValue()).toBe('feature');
+    await page.getByRole('button', { name: 'Preview impact' }).click();
+    // The API names the whole list (`prerequisites`): shown under it and announced; the box above says only the message.
+    const refusal = page.locator('.prerequisites').getByRole('alert');
+    await expect.poll(() => refusal.textContent()).toMatch(/would make a cycle: .*gate.*feature|would make a cycle: .*feature.*gate/);
+    expect(await page.locator('.error-box code').allTextContents()).toEqual([]);
+    s.errors.length = 0; // the refused preview (400) is logged by the browser on purpose
+    await s.check('flag-prerequisite-cycle');
+  });
 });
 
 /** A viewer reads prerequisites and pending schedules, and is offered none of the writes. */
