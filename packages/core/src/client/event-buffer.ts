@@ -18,6 +18,8 @@ const SAMPLES_PER_FLUSH = 1_000;
 /** Items per ingestion batch: under the group-commit queue's bound, so a flush never meets a 503 of its own making. */
 const BATCH_ITEMS = 2_000;
 const DROP_LOG_INTERVAL_MS = 60_000;
+/** Checks that share one reading of the clock in a synchronous stretch (see `clock`). */
+const CLOCK_USES = 256;
 
 /** What the in-process clients counted and dropped (`flags.stats()`). */
 export interface ClientAnalyticsStats {
@@ -81,7 +83,36 @@ export class EventBuffer {
     failedFlushes: 0,
   };
 
+  /** The coarse clock: the last time read, and how many more calls may use it. */
+  private clockMs = 0;
+  private clockUses = 0;
+  private clockExpiry = false;
+  /** Bound once: scheduled at most once per synchronous stretch, it allocates nothing per call. */
+  private readonly expireClock = (): void => {
+    this.clockUses = 0;
+    this.clockExpiry = false;
+  };
+
   constructor(private readonly services: Services) {}
+
+  /**
+   * Now in ms, read from `services.now()` at most once per CLOCK_USES calls and once per synchronous stretch (a
+   * microtask expires it): a `Date` per check was a tenth of the tracked call. The time a check is stamped with is
+   * off by at most the time of that many calls in one stretch, far below the one-minute window and the served
+   * fields' meaning; every await, request or event-loop turn reads the clock afresh.
+   */
+  private clock(): number {
+    if (this.clockUses > 0) {
+      this.clockUses--;
+      return this.clockMs;
+    }
+    this.clockUses = CLOCK_USES - 1;
+    if (!this.clockExpiry) {
+      this.clockExpiry = true;
+      queueMicrotask(this.expireClock);
+    }
+    return (this.clockMs = this.services.now().getTime());
+  }
 
   get pendingRows(): number {
     return this.pendingChecks + this.pendingContext;
@@ -101,7 +132,7 @@ export class EventBuffer {
     result: unknown,
     evaluation: FlagEvaluation | undefined,
   ): void {
-    const now = this.services.now().getTime();
+    const now = this.clock();
     const env = this.env(envId, now);
     const second = env.seconds(now);
     const user = context.user;
