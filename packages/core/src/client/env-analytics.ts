@@ -19,6 +19,9 @@ const DAY_MS = 86_400_000;
  * timestamp in milliseconds would cost a heap number per field, per entity.
  */
 class Tally {
+  /** Null only in an entity's own slot while it is unused (see `Seen`). */
+  flagKey: string | null;
+  config: boolean;
   version = -1;
   result: unknown = undefined;
   companyId: string | null = null;
@@ -32,14 +35,21 @@ class Tally {
   lastCheck = -1;
 
   constructor(
-    readonly flagKey: string,
-    readonly config: boolean,
+    flagKey: string | null,
+    config: boolean,
     public next: Tally | null,
-  ) {}
+  ) {
+    this.flagKey = flagKey;
+    this.config = config;
+  }
 }
 
-/** What the client remembers of one user, company, or of the anonymous context. */
-export class Seen {
+/**
+ * What the client remembers of one user, company, or of the anonymous context. It is itself the tally of its first
+ * flag (the usual case: a user meets one or a few flags), so that a new user costs one object, not two: objects that
+ * live for the dedupe window survive young-generation GCs, and copying them there was most of a tracked check.
+ */
+export class Seen extends Tally {
   /** The attributes object last synced, its hash and when (seconds since the epoch, -1 never). */
   object: Record<string, unknown> | undefined = undefined;
   hash = 0;
@@ -57,7 +67,9 @@ export class Seen {
   constructor(
     readonly type: 'user' | 'company' | null,
     readonly id: string,
-  ) {}
+  ) {
+    super(null, false, null);
+  }
 }
 
 /** What one check reports, for the raw sample kept in the store's bounded ring. */
@@ -120,7 +132,7 @@ export class EnvAnalytics {
 
   user(id: string): Seen {
     let seen = this.users.get(id);
-    if (seen === undefined) this.users.set(id, (seen = new Seen('user', id)));
+    if (seen === undefined) this.users.add(id, (seen = new Seen('user', id)));
     return seen;
   }
 
@@ -131,7 +143,7 @@ export class EnvAnalytics {
 
   company(id: string): Seen {
     let seen = this.companies.get(id);
-    if (seen === undefined) this.companies.set(id, (seen = new Seen('company', id)));
+    if (seen === undefined) this.companies.add(id, (seen = new Seen('company', id)));
     return seen;
   }
 
@@ -289,7 +301,8 @@ export class EnvAnalytics {
     const byFlag = new Map<string, EntityFlagStatsRecord>();
     for (let t = seen.tallies; t !== null; t = t.next) {
       if (t.checks === 0) continue;
-      const row = byFlag.get(t.flagKey);
+      const flagKey = t.flagKey!;
+      const row = byFlag.get(flagKey);
       const firstExposureAt = t.firstExposure < 0 ? null : iso(base + t.firstExposure);
       const lastExposureAt = t.lastExposure < 0 ? null : iso(base + t.lastExposure);
       const lastCheckAt = iso(base + t.lastCheck);
@@ -298,7 +311,7 @@ export class EnvAnalytics {
           envId: this.envId,
           entityType: seen.type!,
           entityId: seen.id,
-          flagKey: t.flagKey,
+          flagKey,
           firstExposureAt,
           lastExposureAt,
           exposureCount: t.exposures,
@@ -308,7 +321,7 @@ export class EnvAnalytics {
           lastTrackAt: null,
           trackCount: 0,
         };
-        byFlag.set(t.flagKey, fresh);
+        byFlag.set(flagKey, fresh);
         out.push(fresh);
       } else {
         row.checkCount += t.checks;
@@ -327,7 +340,20 @@ export class EnvAnalytics {
 
   private tally(seen: Seen, flagKey: string, config: boolean): Tally {
     for (let t = seen.tallies; t !== null; t = t.next) if (t.flagKey === flagKey && t.config === config) return t;
-    const t = new Tally(flagKey, config, seen.tallies);
+    let t: Tally;
+    if (seen.flagKey === null) {
+      // The entity's own slot is free: it becomes this flag's tally (its counts are zero, its dedupe memory reset).
+      t = seen;
+      t.flagKey = flagKey;
+      t.config = config;
+      t.version = -1;
+      t.result = undefined;
+      t.companyId = null;
+      t.at = -1;
+      t.next = seen.tallies;
+    } else {
+      t = new Tally(flagKey, config, seen.tallies);
+    }
     seen.tallies = t;
     if (++seen.length > FLAGS_PER_ENTITY) this.forgetOldest(seen);
     return t;
@@ -344,6 +370,7 @@ export class EnvAnalytics {
     if (before !== null && t !== null && t.checks === 0) {
       before.next = null;
       seen.length--;
+      if (t === seen) seen.flagKey = null;
     }
   }
 
