@@ -2,7 +2,8 @@ import { invalidateRemoteContext } from '../runtime/context/remote-context.js';
 import type { IngestBatch } from '../ingestion/ingest-batch.js';
 import type { Services } from '../services.js';
 import type { FlagEvaluation } from '@flagmount/engine';
-import { EnvAnalytics, type CheckSample, type Seen } from './env-analytics.js';
+import { EnvAnalytics } from './env-analytics.js';
+import type { CheckSample, Seen } from './seen.js';
 import type { FlagContext } from './types.js';
 
 const FLUSH_INTERVAL_MS = 1_000;
