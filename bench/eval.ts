@@ -12,7 +12,7 @@ import {
   silentLogger,
   unleash,
 } from './peers/eval-engines.js';
-import type { FlagmountClient } from '@flagmount/core';
+import { requestBinder, type FlagContext, type FlagmountClient, type RequestFlags } from '@flagmount/core';
 import { flagmountWithFlag } from './peers/flagmount-client.js';
 
 /**
@@ -130,6 +130,7 @@ const CLIENT_TRACKED = 'flags.client.isEnabled (analytics on)';
 const CLIENT_UNTRACKED = 'flags.client.isEnabled (enableTracking: false)';
 const CLIENT_GET_FLAG = 'flags.client.getFlag(…).isEnabled (analytics on)';
 const CLIENT_BOUND = 'flags.client.bindClient(…).isEnabled (analytics on)';
+const CLIENT_REQUEST = 'req.flags.isEnabled (request-bound, analytics on)';
 const HASH_ONLY = `${ENGINE}: rolloutHash alone (reference)`;
 
 function ratioTable(measurements: Measurement[], unit: string, scale: number, operations: number, share: boolean) {
@@ -226,13 +227,14 @@ export default async function run(): Promise<BenchResult> {
   // all with the same event-loop turns.
   // One instance per tracked path: each path meets users its client has never seen (a client that already counted a
   // user this minute only looks the check up, which would flatter whichever path runs second in a round).
-  const instances = await Promise.all([0, 1, 2, 3].map(() => flagmountWithFlag(FLAG)));
+  const instances = await Promise.all([0, 1, 2, 3, 4].map(() => flagmountWithFlag(FLAG)));
   const [tracked, untrackedClient, gotFlag, bound] = instances.map((f) => f.client) as [
     FlagmountClient,
     FlagmountClient,
     FlagmountClient,
     FlagmountClient,
   ];
+  const binder = requestBinder<FlagContext>(instances[4]!, { context: (c) => c });
   // Written as a host writes it (a literal): a spread copy plus a member makes a slower object shape for every engine.
   const untracked = (i: number) => ({ user: { id: ids[i]! }, company: { plan: plans[i]! }, enableTracking: false });
   let flushes = 0;
@@ -240,6 +242,7 @@ export default async function run(): Promise<BenchResult> {
   let flushedRows = 0;
   const settleOf = (index: number) => async () => {
     const rows = instances[index]!.stats().client.pendingRows;
+    if (rows === 0) return;
     const cpu = process.cpuUsage();
     await instances[index]!.client.flush();
     const used = process.cpuUsage(cpu);
@@ -247,13 +250,20 @@ export default async function run(): Promise<BenchResult> {
     flushedRows += rows;
     flushCpuMs += (used.user + used.system) / 1000;
   };
+  // Before every batch, of any row, every client flushes (untimed): a client's one-second flush timer, armed by its
+  // own batch, would otherwise fire in the middle of whichever row runs next and bill it for that client's writes.
+  const settle = async () => {
+    for (let index = 0; index < instances.length; index++) await settleOf(index)();
+  };
   const served: Subject[] = [
-    servedSubject(FLAGD, sharedContext, (c) => flagdCore.resolveBooleanEvaluation(FLAG, false, c, silentLogger).value),
-    servedSubject(ENGINE, sharedContext, (c) => flagmount.evaluate(FLAG, c)!.isEnabled),
-    servedSubject(CLIENT_TRACKED, sharedContext, (c) => tracked.isEnabled(FLAG, c), settleOf(0)),
-    servedSubject(CLIENT_UNTRACKED, untracked, (c) => untrackedClient.isEnabled(FLAG, c), settleOf(1)),
-    servedSubject(CLIENT_GET_FLAG, sharedContext, (c) => gotFlag.getFlag(c, FLAG).isEnabled, settleOf(2)),
-    servedSubject(CLIENT_BOUND, sharedContext, (c) => bound.bindClient(c).isEnabled(FLAG), settleOf(3)),
+    servedSubject(FLAGD, sharedContext, (c) => flagdCore.resolveBooleanEvaluation(FLAG, false, c, silentLogger).value, settle),
+    servedSubject(ENGINE, sharedContext, (c) => flagmount.evaluate(FLAG, c)!.isEnabled, settle),
+    servedSubject(CLIENT_TRACKED, sharedContext, (c) => tracked.isEnabled(FLAG, c), settle),
+    servedSubject(CLIENT_UNTRACKED, untracked, (c) => untrackedClient.isEnabled(FLAG, c), settle),
+    servedSubject(CLIENT_GET_FLAG, sharedContext, (c) => gotFlag.getFlag(c, FLAG).isEnabled, settle),
+    servedSubject(CLIENT_BOUND, sharedContext, (c) => bound.bindClient(c).isEnabled(FLAG), settle),
+    // The request-bound client as an adapter makes it: one RequestFlags per request, one flag read.
+    servedSubject(CLIENT_REQUEST, sharedContext, (c) => (binder.bind(c) as RequestFlags).isEnabled(FLAG), settle),
   ];
   console.log(`\nin-process client: ${ROUNDS} interleaved rounds of ${BATCH.toLocaleString()} contexts, a turn every ${TURN_EVERY}…`);
   const perServed = await interleave(served, {
@@ -359,7 +369,8 @@ export default async function run(): Promise<BenchResult> {
       [
         `In-process client vs flagd-core (same turns): isEnabled with analytics ${ratio(CLIENT_TRACKED)}× (target ≤ 1.0×),`,
         `with enableTracking: false ${ratio(CLIENT_UNTRACKED)}× (target ≤ 0.5×), getFlag().isEnabled ${ratio(CLIENT_GET_FLAG)}×,`,
-        `bindClient(context).isEnabled (a bound client made per call) ${ratio(CLIENT_BOUND)}×. Over the run the clients`,
+        `bindClient(context).isEnabled (a bound client made per call) ${ratio(CLIENT_BOUND)}×, req.flags.isEnabled (a`,
+        `RequestFlags bound per call, as an adapter does per request) ${ratio(CLIENT_REQUEST)}×. Over the run the clients`,
         `counted ${clientStats.checksCounted.toLocaleString()} checks and dropped ${clientStats.checksDropped.toLocaleString()}`,
         `(and ${clientStats.contextUpdatesDropped.toLocaleString()} user updates) that their bounded buffers could not hold.`,
         `Their flushes (untimed above, before each client batch: ${flushes} of them, ${flushedRows.toLocaleString()} rows)`,

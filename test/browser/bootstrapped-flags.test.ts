@@ -1,11 +1,9 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { expressFactory } from '../http/support/adapters.js';
 import { startHarness, type Harness } from '../http/support/harness.js';
 import { createFlag, everyone, setTargeting, userIs } from '../ofrep/support/flags.js';
-import { bundleForPage } from './support/bundle.js';
+import { bundleBrowserSdk, startPageServer, type PageServer } from './support/page-server.js';
 import { describeWithChromium, launchChromium, watchErrors } from './support/chromium.js';
 
 /**
@@ -13,39 +11,23 @@ import { describeWithChromium, launchChromium, watchErrors } from './support/chr
  * and the published browser SDK starts from it. (The page is served by a second server so that the SDK's own
  * requests to the mount are easy to tell from the page's.)
  */
-async function startPageServer(sdk: string, render: () => unknown): Promise<{ origin: string; server: Server }> {
-  const server = createServer((req, res) => {
-    if (req.url === '/sdk.js') {
-      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(sdk);
-    } else if (req.url === '/') {
-      const json = JSON.stringify(render()).replace(/</g, '\\u003c');
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(`<!doctype html><html><head><link rel="icon" href="data:,"><script src="/sdk.js"></script><script>window.BOOT = ${json};</script></head><body></body></html>`);
-    } else {
-      res.writeHead(404).end();
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { origin: `http://localhost:${(server.address() as AddressInfo).port}`, server };
-}
+const bootstrapScript = (bootstrap: unknown) => `<script>window.BOOT = ${JSON.stringify(bootstrap).replace(/</g, '\\u003c')};</script>`;
 
 describeWithChromium('@reflag/browser-sdk started from getFlagsForBootstrap, in headless Chromium', () => {
   let h: Harness;
   let browser: Browser;
-  let site: { origin: string; server: Server };
+  let site: PageServer;
 
   beforeAll(async () => {
     h = await startHarness(expressFactory);
     await createFlag(h, { key: 'huddles', rules: [userIs('user-1')] });
     await createFlag(h, { key: 'later' });
-    const sdk = await bundleForPage("import { ReflagClient } from '@reflag/browser-sdk';\nwindow.ReflagClient = ReflagClient;\n");
-    site = await startPageServer(sdk, () => h.instance.client.getFlagsForBootstrap({ user: { id: 'user-1' } }));
+    site = await startPageServer(await bundleBrowserSdk(), () => bootstrapScript(h.instance.client.getFlagsForBootstrap({ user: { id: 'user-1' } })));
     browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
-    site?.server.closeAllConnections();
-    await new Promise((resolve) => site?.server.close(resolve));
+    await site?.close();
     await h?.close();
   });
 

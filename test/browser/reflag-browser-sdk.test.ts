@@ -1,39 +1,15 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { expressFactory } from '../http/support/adapters.js';
 import { startHarness, type Harness } from '../http/support/harness.js';
 import { createFlag, everyone, userIs } from '../ofrep/support/flags.js';
-import { bundleForPage } from './support/bundle.js';
+import { bundleBrowserSdk, startPageServer, type PageServer } from './support/page-server.js';
 import { artifactPath, describeWithChromium, launchChromium, watchErrors } from './support/chromium.js';
-
-/** The published browser SDK, bundled from node_modules at test time, exposed as `window.ReflagClient`. */
-async function bundleBrowserSdk(): Promise<string> {
-  return bundleForPage("import { ReflagClient } from '@reflag/browser-sdk';\nwindow.ReflagClient = ReflagClient;\n");
-}
-
-/** A second, unrelated site on another port: the page that embeds the SDK (cross-origin to the host app). */
-async function startPageServer(sdk: string): Promise<{ origin: string; server: Server }> {
-  const server = createServer((req, res) => {
-    if (req.url === '/sdk.js') {
-      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' });
-      res.end(sdk);
-    } else if (req.url === '/' || req.url?.startsWith('/?')) {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end('<!doctype html><html><head><link rel="icon" href="data:,"><script src="/sdk.js"></script></head><body><h1>Shop</h1></body></html>');
-    } else {
-      res.writeHead(404).end();
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { origin: `http://localhost:${(server.address() as AddressInfo).port}`, server };
-}
 
 describeWithChromium('@reflag/browser-sdk in headless Chromium, from another origin', () => {
   let h: Harness;
   let browser: Browser;
-  let site: { origin: string; server: Server };
+  let site: PageServer;
 
   beforeAll(async () => {
     h = await startHarness(expressFactory);
@@ -45,8 +21,7 @@ describeWithChromium('@reflag/browser-sdk in headless Chromium, from another ori
   });
   afterAll(async () => {
     await browser?.close();
-    site?.server.closeAllConnections();
-    await new Promise((resolve) => site?.server.close(resolve));
+    await site?.close();
     await h?.close();
   });
 

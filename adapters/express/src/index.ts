@@ -6,6 +6,7 @@ import {
   pathBelow,
   requestBinder,
   sendNodeResponse,
+  type FlagKey,
   type Flagmount,
   type MountOptions,
   type RequestFlags,
@@ -78,7 +79,7 @@ export function requestFlags(instance: Flagmount, options: RequestFlagsOptions<R
  * A route guard: `app.get('/beta', requireFlag('beta'), handler)`. When the flag is off for the request, the host
  * answers as for any missing page, or `status` through its error handler, or `redirect`, or `handler`.
  */
-export function requireFlag(flagKey: string, options: RequireFlagOptions<RequestHandler> = {}): RequestHandler {
+export function requireFlag(flagKey: FlagKey, options: RequireFlagOptions<RequestHandler> = {}): RequestHandler {
   return function flagmountRequireFlag(req: Request, res: Response, next: NextFunction): void {
     let on: boolean;
     try {

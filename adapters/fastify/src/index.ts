@@ -15,6 +15,7 @@ import {
   sendNodeResponse,
   type CoreResponse,
   type HostBody,
+  type FlagKey,
   type Flagmount,
   type Mount,
   type MountOptions,
@@ -86,7 +87,7 @@ function bindRequests(app: FastifyInstance, binder: ReturnType<typeof requestBin
  * off for the request, the host's not-found handler answers (or `status` through its error handler, `redirect`, `handler`).
  */
 export function requireFlag(
-  flagKey: string,
+  flagKey: FlagKey,
   options: RequireFlagOptions<(request: FastifyRequest, reply: FastifyReply) => unknown> = {},
 ): (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> {
   return async function flagmountRequireFlag(request, reply) {

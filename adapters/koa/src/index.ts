@@ -8,6 +8,7 @@ import {
   requestBinder,
   sendNodeResponse,
   type CoreResponse,
+  type FlagKey,
   type Flagmount,
   type MountOptions,
   type RequestFlags,
@@ -98,7 +99,7 @@ export function requestFlags(instance: Flagmount, options: RequestFlagsOptions<C
  * A route guard: `router.get('/beta', requireFlag('beta'), handler)`. When the flag is off for the request, the host
  * answers as for any missing page (a 404 thrown into its error handling), or `redirect`, or `handler`.
  */
-export function requireFlag(flagKey: string, options: RequireFlagOptions<Middleware> = {}): Middleware {
+export function requireFlag(flagKey: FlagKey, options: RequireFlagOptions<Middleware> = {}): Middleware {
   return async function flagmountRequireFlag(ctx: Context, next: Next): Promise<void> {
     if (flagIsOn(ctx.state.flags as RequestFlags | undefined, flagKey)) await next();
     else if (options.handler) await options.handler(ctx, next);

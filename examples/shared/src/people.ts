@@ -52,7 +52,7 @@ export function renderPage(framework: string, flags: RequestFlags, person: Sessi
   const bootstrap = JSON.stringify(flags.getFlagsForBootstrap()).replace(/</g, '\\u003c');
   const config = JSON.stringify({ publishableKey, apiBaseUrl: PREFIX }).replace(/</g, '\\u003c');
   const who = person ? `Signed in as <b>${escape(person.name)}</b> (${person.role}).` : 'Not signed in.';
-  return `<!doctype html><meta charset="utf-8"><title>Flagmount on ${framework}</title>
+  return `<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width"><link rel="icon" href="data:,"><title>Flagmount on ${framework}</title>
 <h1>Flagmount on ${framework}</h1>
 <p>${who} ${person ? '<form method="post" action="/logout" style="display:inline"><button>Sign out</button></form>' : ''}</p>
 ${person ? '' : `<form method="post" action="/login">

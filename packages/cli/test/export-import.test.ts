@@ -10,6 +10,25 @@ import { cli, MANAGEMENT_KEY, seed, startMount, tempDir, type RunningMount } fro
  */
 type Transport = 'sqlite' | 'url';
 
+const AT = '2099-01-05T09:00:00.000Z';
+
+/** On top of `seed`: a prerequisite and pending schedules (one naming a segment and a prerequisite), one cancelled. */
+async function seedSafeReleases(mount: RunningMount): Promise<void> {
+  const { api, appId } = mount;
+  const dev = mount.envId('Development');
+  const segments = (await api('GET', `/apps/${appId}/segments`)).data as Array<{ id: string; name: string }>;
+  const beta = segments.find((s) => s.name === 'Beta testers')!.id;
+  await api('PUT', `/apps/${appId}/flags/new-checkout/targeting/${dev}`, {
+    rules: [{ filter: { type: 'rolloutPercentage', partialRolloutAttribute: 'company.id', partialRolloutThreshold: 50000 } }],
+    prerequisites: [{ flagKey: 'banner', isEnabled: false }],
+  });
+  const schedule = (flag: string, body: unknown) => api('POST', `/apps/${appId}/flags/${flag}/schedules`, body);
+  await schedule('new-checkout', { envId: mount.envId('Production'), at: AT, targeting: { rules: [{ segmentId: beta, filter: { type: 'constant', value: true } }], prerequisites: [{ flagKey: 'banner', isEnabled: true }] } });
+  await schedule('banner', { envId: dev, at: AT, targeting: { rules: [{ filter: { type: 'constant', value: true } }] } });
+  const cancelled = await schedule('banner', { envId: dev, at: '2099-02-01T00:00:00.000Z', targeting: { rules: [] } });
+  await api('DELETE', `/apps/${appId}/flags/banner/schedules/${cancelled.schedule.id}`);
+}
+
 describe.each<Transport>(['sqlite', 'url'])('export and import against %s', (transport) => {
   let tmp: ReturnType<typeof tempDir>;
   let source: RunningMount;
@@ -19,6 +38,7 @@ describe.each<Transport>(['sqlite', 'url'])('export and import against %s', (tra
     tmp = tempDir();
     source = await startMount(join(tmp.dir, 'source.db'));
     await seed(source);
+    await seedSafeReleases(source);
     if (transport === 'sqlite') {
       await source.close();
       sourceArgs = ['--db', 'source.db'];
@@ -64,6 +84,12 @@ describe.each<Transport>(['sqlite', 'url'])('export and import against %s', (tra
     expect(doc.environments.map((e: { name: string }) => e.name)).toEqual(['Development', 'Production']);
     expect(doc.flags.map((f: { key: string }) => f.key)).toEqual(['banner', 'legacy-search', 'new-checkout']);
     expect(doc.flags[2]).toMatchObject({ stage: 'Beta', targeting: { Production: { rules: [{ segment: 'Beta testers' }] } } });
+    expect(doc.flags[2].targeting.Development.prerequisites).toEqual([{ flagKey: 'banner', isEnabled: false }]);
+    expect(doc.flags[2].schedules).toEqual({
+      Production: [{ at: AT, targeting: { rules: [{ filter: { type: 'constant', value: true }, segment: 'Beta testers' }], prerequisites: [{ flagKey: 'banner', isEnabled: true }] } }],
+    });
+    // Pending only: the cancelled schedule is history.
+    expect(doc.flags[0].schedules).toEqual({ Development: [{ at: AT, targeting: { rules: [{ filter: { type: 'constant', value: true } }] } }] });
     expect(first.stdout).not.toMatch(/"(id|createdAt|updatedAt|publishableKey|secretKey|segmentId|stageId)"/);
     expect(first.stdout).not.toMatch(/pub_fm_|sec_fm_|fmk_/);
 
@@ -81,6 +107,8 @@ describe.each<Transport>(['sqlite', 'url'])('export and import against %s', (tra
       const imported = await cli(['import', 'setup.json', ...target.args], tmp.dir);
       expect(imported.code, imported.stderr).toBe(0);
       expect(imported.stdout).toContain('+ flag new-checkout');
+      expect(imported.stdout).toContain(`+ schedule new-checkout in Production at ${AT}`);
+      expect(imported.stdout).toContain(`+ schedule banner in Development at ${AT}`);
       expect(imported.stdout).toMatch(/Imported: \d+ created/);
       const after = await target.versions();
       expect(after).toEqual({ Development: before['Development']! + 1, Production: before['Production']! + 1 });
@@ -88,9 +116,10 @@ describe.each<Transport>(['sqlite', 'url'])('export and import against %s', (tra
       const again = await cli(['export', ...target.args], tmp.dir);
       expect(again.stdout).toBe(readFileSync(join(tmp.dir, 'setup.json'), 'utf8'));
 
-      // Idempotent: the same file again changes nothing and advances no version.
+      // Idempotent: the same file again changes nothing (no schedule twice) and advances no version.
       const twice = await cli(['import', 'setup.json', ...target.args], tmp.dir);
       expect(twice.stdout).toMatch(/Imported: 0 created, 0 updated, \d+ unchanged/);
+      expect((await cli(['export', ...target.args], tmp.dir)).stdout).toBe(readFileSync(join(tmp.dir, 'setup.json'), 'utf8'));
       expect(await target.versions()).toEqual(after);
     } finally {
       await target.close();
@@ -103,6 +132,8 @@ describe.each<Transport>(['sqlite', 'url'])('export and import against %s', (tra
     const doc = JSON.parse(original);
     doc.flags[0].name = 'Banner, renamed';
     doc.flags[2].targeting.Production.rules = [];
+    doc.flags[2].targeting.Development.prerequisites = [];
+    doc.flags[2].schedules.Development = [{ at: '2099-03-01T00:00:00.000Z', targeting: { rules: [] } }];
     doc.flags.push({ ...doc.flags[0], key: 'extra', name: 'Extra' });
     writeFileSync(join(tmp.dir, 'changed.json'), JSON.stringify(doc));
 
@@ -111,7 +142,11 @@ describe.each<Transport>(['sqlite', 'url'])('export and import against %s', (tra
     expect(dry.stdout).toContain('~ flag banner (name)');
     expect(dry.stdout).toContain('~ targeting new-checkout in Production (rules)');
     expect(dry.stdout).toContain('+ flag extra');
-    expect(dry.stdout).toMatch(/Dry run: \d+ to create, 2 to update, \d+ unchanged\. Nothing was changed\./);
+    expect(dry.stdout).toContain('~ targeting new-checkout in Development (prerequisites)');
+    expect(dry.stdout).toContain('+ schedule new-checkout in Development at 2099-03-01T00:00:00.000Z');
+    expect(dry.stdout).toContain(`+ schedule extra in Development at ${AT}`);
+    expect(dry.stdout).not.toContain('schedule banner');
+    expect(dry.stdout).toMatch(/Dry run: \d+ to create, 3 to update, \d+ unchanged\. Nothing was changed\./);
     expect((await cli(['export', ...sourceArgs], tmp.dir)).stdout).toBe(original);
 
     const applied = await cli(['import', 'changed.json', '--app', 'My app', ...sourceArgs], tmp.dir);
@@ -146,6 +181,15 @@ describe.each<Transport>(['sqlite', 'url'])('export and import against %s', (tra
     const shape = await cli(['import', 'shape.yaml', ...sourceArgs], tmp.dir);
     expect(shape.code).toBe(1);
     for (const path of ['app.name', 'app.flagKeyFormat', 'environments', 'flags.0.name']) expect(shape.stderr).toContain(`  ${path}: `);
+
+    // A cycle through prerequisites (banner → new-checkout → banner in Development) is refused whole, with its path.
+    const cyclic = JSON.parse(original);
+    cyclic.flags[0].targeting.Development.prerequisites = [{ flagKey: 'new-checkout', isEnabled: true }];
+    writeFileSync(join(tmp.dir, 'cycle.json'), JSON.stringify(cyclic));
+    const cycle = await cli(['import', 'cycle.json', ...sourceArgs], tmp.dir);
+    expect(cycle.code).toBe(1);
+    expect(cycle.stderr).toMatch(/\n {2}flags\.0\.targeting\.Development\.prerequisites: The prerequisites would make a cycle in Development: /);
+    expect((await cli(['export', ...sourceArgs], tmp.dir)).stdout).toBe(original);
 
     writeFileSync(join(tmp.dir, 'broken.json'), '{ "formatVersion": 1,');
     const broken = await cli(['import', 'broken.json', ...sourceArgs], tmp.dir);

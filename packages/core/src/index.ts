@@ -38,6 +38,8 @@ export {
   type ExportDocument,
   type ExportFlag,
   type ExportTargeting,
+  type ExportTargetingBody,
+  type ExportSchedule,
   type ImportResponse,
   type ImportChange,
 } from './schemas/export.js';

@@ -9,7 +9,7 @@ export { checkFlags, checkSegments, checkSpecificTargets, checkStages, checkTarg
 export { checkEntities, checkEntityDeleteCascade, checkEntitySearch, checkMemberships } from './suites/entities.js';
 export { checkCheckRing, checkEventIdsUnique, checkEventLogs, checkFeedback } from './suites/events.js';
 export { checkEntityFlagStatsMerge, checkFlagDailyStatsMerge, checkFlagTotals } from './suites/stats.js';
-export { checkAuditList, checkManagementKeys } from './suites/audit-keys.js';
+export { checkAuditFilters, checkAuditList, checkManagementKeys } from './suites/audit-keys.js';
 export {
   checkBumpVersionConcurrent,
   checkIsolation,

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { NotFoundError, type ChangeListener, type ChangeNotice, type Storage, type Transaction } from '@flagmount/core';
 import {
   checkApps,
+  checkAuditFilters,
   checkAuditList,
   checkBumpVersionAcrossHandles,
   checkBumpVersionConcurrent,
@@ -237,6 +238,16 @@ const breakages: Array<{ breakage: string; check: CheckFunction; factory: Storag
       })),
     ),
     rule: /`before`/,
+  },
+  {
+    breakage: 'audit filters apply after the limit (short pages)',
+    check: checkAuditFilters,
+    factory: brokenFactory((inner) =>
+      withMethods(inner, (r) => ({
+        audit: { ...r.audit, list: async ({ orgId, appId, before, limit, ...filter }) => (await r.audit.list({ orgId, appId, before, limit })).filter((a) => !filter.envId || a.envId === filter.envId) },
+      })),
+    ),
+    rule: /pages are full/,
   },
   {
     breakage: 'entity delete does not cascade',

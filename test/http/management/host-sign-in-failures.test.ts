@@ -13,6 +13,7 @@ const modes: Record<string, () => unknown> = {
   'bad-role': () => ({ id: 'alice', name: 'Alice', role: 'superuser' }),
   'bad-env-role': () => ({ id: 'alice', name: 'Alice', role: 'viewer', environments: { Production: 'root' } }),
   'no-id': () => ({ name: 'Alice', role: 'admin' }),
+  ok: () => ({ id: 'alice', name: 'Alice', role: 'admin' }),
 };
 
 const logged: Array<{ level: string; message: string }> = [];
@@ -46,10 +47,22 @@ forEachAdapter(
         expect((await fetch(`${h.origin}/host/ping`)).status).toBe(200);
       });
     });
+
+    describe('trustedOrigins', () => {
+      it('accepts cookie writes from a trusted origin, still refusing other sites', async () => {
+        const h = harness();
+        const write = (origin: string) =>
+          h.request('POST', `/apps/${h.appId}/flags`, { key: null, headers: { 'x-auth-mode': 'ok', origin }, body: { key: `k${origin.length}`, name: 'k' } });
+        expect((await write('https://admin.example.com')).status).toBe(200);
+        await expectNothingStored(h, async () => {
+          expectError(await write('https://evil.example.com'), 403, 'unauthorized');
+        });
+      });
+    });
   },
   {
     options: { logger },
     // Garbage on purpose: typed as the host's function would be after a bad refactor.
-    host: { mount: { authenticate: (req: { headers: Record<string, string | undefined> }) => (modes[req.headers['x-auth-mode'] ?? '']?.() ?? null) as never } },
+    host: { mount: { trustedOrigins: ['https://Admin.example.com/'], authenticate: (req: { headers: Record<string, string | undefined> }) => (modes[req.headers['x-auth-mode'] ?? '']?.() ?? null) as never } },
   },
 );

@@ -46,6 +46,9 @@ forEachAdapter(
         expect(key.body.actor).toMatchObject({ type: 'key', scopes: expect.arrayContaining(['admin']) });
         expectError(await h.request('GET', '/me', { key: null }), 401, 'unauthenticated');
         expectError(await h.request('GET', '/me', { key: 'fmk_wrong_key_0123456789abcdefghijklmnop', headers: asPerson(ALICE).headers }), 401, 'unauthenticated');
+        const doc = (await h.request('GET', '/openapi.json', { key: null })).body;
+        expect(doc.paths['/me'].get.operationId).toBe('getMe');
+        expect(doc.components.schemas.AuditEntry.properties.actorName).toBeDefined();
       });
 
       it('refuses a cross-site write carrying the session cookie (403, nothing stored); same-origin writes pass', async () => {

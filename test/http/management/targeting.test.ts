@@ -66,7 +66,7 @@ forEachAdapter((harness) => {
       await expectNothingStored(h, async () => {
         const stale = await h.request('PUT', path(h), { body: { rules: [{ filter: HALF }], ifVersion: 0 } });
         expectError(stale, 400, 'not_possible', 'ifVersion');
-        expect(stale.body.issues.ifVersion).toEqual(['is 0, but the targeting is now at version 1']);
+        expect(stale.body.issues.ifVersion).toEqual([expect.stringContaining('the targeting is now at version 1')]);
       });
       // Targeting a user one by one moves the version too, so it also counts as a change made meanwhile.
       await h.request('PUT', `/apps/${h.appId}/envs/${h.envs.production.id}/users/u1`, { body: {} });

@@ -41,6 +41,13 @@ for (const adapter of selectedAdapters()) {
     it('binds a client to each request from the host context: a flag read thrice evaluates once and records one check', async () => {
       const evaluations: string[] = [];
       let checks = 0;
+      // Either entry of the client counts: isEnabled evaluates and records its check; getFlag's flag on its first read.
+      const isEnabled = instance.client.isEnabled.bind(instance.client);
+      vi.spyOn(instance.client, 'isEnabled').mockImplementation((key, context) => {
+        evaluations.push(key);
+        checks++;
+        return isEnabled(key, context);
+      });
       const original = instance.client.getFlag.bind(instance.client);
       vi.spyOn(instance.client, 'getFlag').mockImplementation((context, key) => {
         evaluations.push(key);

@@ -28,7 +28,7 @@ export interface Column {
 const noKeyRuntime = (_: Sdk, route: RouteDefinition): Rule => (route.path.startsWith('/ofrep/') ? 401 : 403);
 
 const anyKey = (a: Sdk): Rule => (a.keys === 'any' ? 'ok' : 403);
-const withScope = (scope: ManagementScope) => (a: Management): Rule => (scope === 'admin' || a.scope === scope ? 'ok' : 403);
+const withScope = (scope: ManagementScope) => (a: Management): Rule => (scope === 'admin' || a.scope === 'any' || a.scope === scope ? 'ok' : 403);
 /** A management route addressing app A's resources (all but /apps, /members, /keys). */
 const appScoped = (route: RouteDefinition) => route.path.includes('{appId}');
 

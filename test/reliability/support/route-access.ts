@@ -6,9 +6,11 @@ import type { ManagementScope, RouteDefinition } from '@flagmount/core';
  * these rules automatically (a new management GET needs `read`, a new write `admin`, …).
  */
 
-export type Access = { kind: 'public' } | { kind: 'sdk'; keys: 'secret' | 'any' } | { kind: 'management'; scope: ManagementScope };
+export type Access = { kind: 'public' } | { kind: 'sdk'; keys: 'secret' | 'any' } | { kind: 'management'; scope: ManagementScope | 'any' };
 
 const PUBLIC = ['GET /ui', 'GET /ui/assets/{file}', 'GET /openapi.json'];
+/** Who is calling: any valid management key (or signed-in person) may ask, whatever its scopes. */
+const ANY_CALLER = ['GET /me'];
 /**
  * runtime-api.md: GET /features needs the secret key; the node SDK's push stream is server-side too; opt-in changes
  * targeting, so under the default `optIn: 'secret'` policy it takes the secret key only (README, "Opt-in").
@@ -29,6 +31,7 @@ export function specAccess(route: RouteDefinition): Access {
   const id = `${route.method} ${route.path}`;
   if (PUBLIC.includes(id)) return { kind: 'public' };
   if (RUNTIME_PATH.test(route.path)) return { kind: 'sdk', keys: SECRET_ONLY.includes(id) ? 'secret' : 'any' };
+  if (ANY_CALLER.includes(id)) return { kind: 'management', scope: 'any' };
   if (route.method === 'GET' || READ_POSTS.includes(id)) return { kind: 'management', scope: 'read' };
   for (const [pattern, scope] of WRITE_SCOPES) if (pattern.test(id)) return { kind: 'management', scope };
   return { kind: 'management', scope: 'admin' };

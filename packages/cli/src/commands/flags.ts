@@ -17,7 +17,8 @@ function statusOf(targeting: ExportTargeting | undefined, segments: ExportDocume
     if (rule.segment !== undefined && !(segment && (segment.type === 'all' || filterMatchesEveryone(segment.filter)))) return false;
     return filterMatchesEveryone(rule.filter);
   });
-  return everyone ? 'everyone' : 'targeted';
+  // A flag gated by other flags reaches only whom they reach (as the core's "rolled out to everyone").
+  return everyone && !targeting?.prerequisites?.length ? 'everyone' : 'targeted';
 }
 
 async function list(args: readonly string[], io: CliIo): Promise<void> {

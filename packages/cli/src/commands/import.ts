@@ -8,7 +8,7 @@ import { CONNECTION_OPTIONS, parse } from '../options.js';
 const SIGN = { create: '+', update: '~', unchanged: '=' } as const;
 
 function describe(change: ImportChange): string {
-  const where = change.environment !== undefined ? ` in ${change.environment}` : '';
+  const where = `${change.environment !== undefined ? ` in ${change.environment}` : ''}${change.at !== undefined ? ` at ${change.at}` : ''}`;
   const fields = change.fields.length ? ` (${change.fields.join(', ')})` : '';
   return `${SIGN[change.action]} ${change.resource} ${change.name}${where}${fields}`;
 }

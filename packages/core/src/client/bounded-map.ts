@@ -15,6 +15,15 @@ export class BoundedMap<K, V> {
     return found !== undefined ? found : this.old.get(key);
   }
 
+  /** Adds a key known to be absent (`get` just missed it): one lookup fewer than `set`. */
+  add(key: K, value: V): void {
+    if (this.young.size >= this.cap) {
+      this.old = this.young;
+      this.young = new Map();
+    }
+    this.young.set(key, value);
+  }
+
   set(key: K, value: V): void {
     if (this.young.size >= this.cap && !this.young.has(key)) {
       this.old = this.young;

@@ -3,6 +3,8 @@ import { newId } from '../domain/ids.js';
 import type { CheckEventRecord, EntityFlagStatsRecord, FlagDailyStatsRecord, MembershipRecord } from '../storage/records.js';
 import { attributeHash } from './attribute-hash.js';
 import { BoundedMap } from './bounded-map.js';
+import { attributesOf, batches } from './analytics-rows.js';
+import { Seen, Tally, type CheckSample } from './seen.js';
 
 /** Same window as Reflag's node SDK: an identical check or context update is counted at most once a minute. */
 export const DEDUPE_WINDOW_MS = 60_000;
@@ -12,77 +14,9 @@ const SEEN_PER_GENERATION = 50_000;
 const FLAGS_PER_ENTITY = 64;
 const DAY_MS = 86_400_000;
 
-/**
- * One flag of one entity: its last counted check (the dedupe memory, kept by the context's owner: its user, else
- * its company, else the anonymous entry) and the counts not yet flushed. Times are small integers (seconds since the
- * client's epoch for dedupe, milliseconds since the last flush for counts), so that V8 keeps them unboxed: a
- * timestamp in milliseconds would cost a heap number per field, per entity.
- */
-class Tally {
-  version = -1;
-  result: unknown = undefined;
-  companyId: string | null = null;
-  /** Seconds since the epoch of the EnvAnalytics; -1 never. */
-  at = -1;
-  checks = 0;
-  exposures = 0;
-  /** Milliseconds since the flush base; -1 none. */
-  firstExposure = -1;
-  lastExposure = -1;
-  lastCheck = -1;
-
-  constructor(
-    readonly flagKey: string,
-    readonly config: boolean,
-    public next: Tally | null,
-  ) {}
-}
-
-/** What the client remembers of one user, company, or of the anonymous context. */
-export class Seen {
-  /** The attributes object last synced, its hash and when (seconds since the epoch, -1 never). */
-  object: Record<string, unknown> | undefined = undefined;
-  hash = 0;
-  syncedAt = -1;
-  /** The company this user was last associated with. */
-  company: string | null = null;
-  tallies: Tally | null = null;
-  length = 0;
-  /** Attributes to store at the next flush (copied then), and when they were seen (ms since the flush base). */
-  sync: Record<string, unknown> | undefined = undefined;
-  syncAt = 0;
-  /** In the pending list: something of it waits for the flush. */
-  pending = false;
-
-  constructor(
-    readonly type: 'user' | 'company' | null,
-    readonly id: string,
-  ) {}
-}
-
-/** What one check reports, for the raw sample kept in the store's bounded ring. */
-export interface CheckSample {
-  context: Record<string, unknown>;
-  /** As the event reports it: the result, or the config's `{ key, payload }`. */
-  result: unknown;
-  ruleResults: readonly boolean[];
-  missing: readonly string[];
-}
-
 const DEDUPE_WINDOW_S = DEDUPE_WINDOW_MS / 1000;
 
 const iso = (ms: number) => new Date(ms).toISOString();
-
-/** The attributes to store: every member but `id`, as JSON holds them; undefined when JSON cannot (a cycle, a BigInt). */
-function attributesOf(entity: Record<string, unknown>): Record<string, unknown> | undefined {
-  const out: Record<string, unknown> = {};
-  for (const key in entity) if (key !== 'id' && Object.prototype.hasOwnProperty.call(entity, key)) out[key] = entity[key];
-  try {
-    return JSON.parse(JSON.stringify(out)) as Record<string, unknown>;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * The in-process client's analytics of one environment: checks counted per (flag, targeting version, result, user,
@@ -120,7 +54,7 @@ export class EnvAnalytics {
 
   user(id: string): Seen {
     let seen = this.users.get(id);
-    if (seen === undefined) this.users.set(id, (seen = new Seen('user', id)));
+    if (seen === undefined) this.users.add(id, (seen = new Seen('user', id)));
     return seen;
   }
 
@@ -131,7 +65,7 @@ export class EnvAnalytics {
 
   company(id: string): Seen {
     let seen = this.companies.get(id);
-    if (seen === undefined) this.companies.set(id, (seen = new Seen('company', id)));
+    if (seen === undefined) this.companies.add(id, (seen = new Seen('company', id)));
     return seen;
   }
 
@@ -289,7 +223,8 @@ export class EnvAnalytics {
     const byFlag = new Map<string, EntityFlagStatsRecord>();
     for (let t = seen.tallies; t !== null; t = t.next) {
       if (t.checks === 0) continue;
-      const row = byFlag.get(t.flagKey);
+      const flagKey = t.flagKey!;
+      const row = byFlag.get(flagKey);
       const firstExposureAt = t.firstExposure < 0 ? null : iso(base + t.firstExposure);
       const lastExposureAt = t.lastExposure < 0 ? null : iso(base + t.lastExposure);
       const lastCheckAt = iso(base + t.lastCheck);
@@ -298,7 +233,7 @@ export class EnvAnalytics {
           envId: this.envId,
           entityType: seen.type!,
           entityId: seen.id,
-          flagKey: t.flagKey,
+          flagKey,
           firstExposureAt,
           lastExposureAt,
           exposureCount: t.exposures,
@@ -308,7 +243,7 @@ export class EnvAnalytics {
           lastTrackAt: null,
           trackCount: 0,
         };
-        byFlag.set(t.flagKey, fresh);
+        byFlag.set(flagKey, fresh);
         out.push(fresh);
       } else {
         row.checkCount += t.checks;
@@ -327,7 +262,20 @@ export class EnvAnalytics {
 
   private tally(seen: Seen, flagKey: string, config: boolean): Tally {
     for (let t = seen.tallies; t !== null; t = t.next) if (t.flagKey === flagKey && t.config === config) return t;
-    const t = new Tally(flagKey, config, seen.tallies);
+    let t: Tally;
+    if (seen.flagKey === null) {
+      // The entity's own slot is free: it becomes this flag's tally (its counts are zero, its dedupe memory reset).
+      t = seen;
+      t.flagKey = flagKey;
+      t.config = config;
+      t.version = -1;
+      t.result = undefined;
+      t.companyId = null;
+      t.at = -1;
+      t.next = seen.tallies;
+    } else {
+      t = new Tally(flagKey, config, seen.tallies);
+    }
     seen.tallies = t;
     if (++seen.length > FLAGS_PER_ENTITY) this.forgetOldest(seen);
     return t;
@@ -344,6 +292,7 @@ export class EnvAnalytics {
     if (before !== null && t !== null && t.checks === 0) {
       before.next = null;
       seen.length--;
+      if (t === seen) seen.flagKey = null;
     }
   }
 
@@ -366,30 +315,4 @@ export class EnvAnalytics {
     seen.pending = true;
     this.pending.push(seen);
   }
-}
-
-/** Splits rows into batches of at most `size` items, entities and memberships first (stats may follow them). */
-function batches(
-  size: number,
-  rows: Required<Pick<IngestBatch, 'entities' | 'memberships' | 'entityStats' | 'dailyStats' | 'checks'>>,
-): IngestBatch[] {
-  const out: IngestBatch[] = [];
-  let current: IngestBatch = {};
-  let n = 0;
-  for (const name of ['entities', 'memberships', 'entityStats', 'dailyStats', 'checks'] as const) {
-    const list = rows[name] as unknown[];
-    for (let i = 0; i < list.length; ) {
-      const take = Math.min(size - n, list.length - i);
-      ((current as Record<string, unknown[]>)[name] ??= []).push(...list.slice(i, i + take));
-      n += take;
-      i += take;
-      if (n >= size) {
-        out.push(current);
-        current = {};
-        n = 0;
-      }
-    }
-  }
-  if (n > 0) out.push(current);
-  return out;
 }

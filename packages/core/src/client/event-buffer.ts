@@ -2,7 +2,8 @@ import { invalidateRemoteContext } from '../runtime/context/remote-context.js';
 import type { IngestBatch } from '../ingestion/ingest-batch.js';
 import type { Services } from '../services.js';
 import type { FlagEvaluation } from '@flagmount/engine';
-import { EnvAnalytics, type CheckSample } from './env-analytics.js';
+import { EnvAnalytics } from './env-analytics.js';
+import type { CheckSample, Seen } from './seen.js';
 import type { FlagContext } from './types.js';
 
 const FLUSH_INTERVAL_MS = 1_000;
@@ -18,6 +19,8 @@ const SAMPLES_PER_FLUSH = 1_000;
 /** Items per ingestion batch: under the group-commit queue's bound, so a flush never meets a 503 of its own making. */
 const BATCH_ITEMS = 2_000;
 const DROP_LOG_INTERVAL_MS = 60_000;
+/** Checks that share one reading of the clock in a synchronous stretch (see `clock`). */
+const CLOCK_USES = 256;
 
 /** What the in-process clients counted and dropped (`flags.stats()`). */
 export interface ClientAnalyticsStats {
@@ -81,7 +84,48 @@ export class EventBuffer {
     failedFlushes: 0,
   };
 
+  /** The coarse clock: the last time read, and how many more calls may use it. */
+  private clockMs = 0;
+  private clockUses = 0;
+  private clockExpiry = false;
+  /** Bound once: scheduled at most once per synchronous stretch, it allocates nothing per call. */
+  private readonly expireClock = (): void => {
+    this.clockUses = 0;
+    this.clockExpiry = false;
+  };
+
+  /** The context objects of the last call whose sync went through whole (see `record`). */
+  private readonly lastSync: {
+    user: FlagContext['user'] | undefined;
+    company: FlagContext['company'] | undefined;
+    env: EnvAnalytics | undefined;
+    second: number;
+    userId: string | null;
+    companyId: string | null;
+    userSeen: Seen | null;
+    companySeen: Seen | null;
+  } = { user: undefined, company: undefined, env: undefined, second: -1, userId: null, companyId: null, userSeen: null, companySeen: null };
+
   constructor(private readonly services: Services) {}
+
+  /**
+   * Now in ms, read from `services.now()` at most once per CLOCK_USES calls and once per synchronous stretch (a
+   * microtask expires it): a `Date` per check was a tenth of the tracked call. The time a check is stamped with is
+   * off by at most the time of that many calls in one stretch, far below the one-minute window and the served
+   * fields' meaning; every await, request or event-loop turn reads the clock afresh.
+   */
+  private clock(): number {
+    if (this.clockUses > 0) {
+      this.clockUses--;
+      return this.clockMs;
+    }
+    this.clockUses = CLOCK_USES - 1;
+    if (!this.clockExpiry) {
+      this.clockExpiry = true;
+      queueMicrotask(this.expireClock);
+    }
+    return (this.clockMs = this.services.now().getTime());
+  }
 
   get pendingRows(): number {
     return this.pendingChecks + this.pendingContext;
@@ -101,7 +145,7 @@ export class EventBuffer {
     result: unknown,
     evaluation: FlagEvaluation | undefined,
   ): void {
-    const now = this.services.now().getTime();
+    const now = this.clock();
     const env = this.env(envId, now);
     const second = env.seconds(now);
     const user = context.user;
@@ -112,20 +156,32 @@ export class EventBuffer {
       this.whenFull(env, user, userId, companyId, flagKey, config, version, result, second);
       return;
     }
-    const userSeen = userId !== null ? env.user(userId) : null;
-    const companySeen = companyId !== null ? env.company(companyId) : null;
-    if (userSeen !== null && env.needsSync(userSeen, user!, second)) {
-      if (this.pendingContext < MAX_PENDING_CONTEXT_ROWS) this.pendingContext += this.added(env.sync(userSeen, user!, now));
-      else this.drop('context');
-    }
-    if (companySeen !== null) {
-      if (env.needsSync(companySeen, company!, second)) {
-        if (this.pendingContext < MAX_PENDING_CONTEXT_ROWS) this.pendingContext += this.added(env.sync(companySeen, company!, now));
-        else this.drop('context');
-      }
-      if (userSeen !== null && userSeen.company !== companyId) {
-        if (this.pendingContext < MAX_PENDING_CONTEXT_ROWS) this.pendingContext += this.added(env.associate(userSeen, companyId!, now));
-        else this.drop('context');
+    let userSeen: Seen | null;
+    let companySeen: Seen | null;
+    const last = this.lastSync;
+    if (
+      last.user === user && last.company === company && last.env === env && last.second === second &&
+      last.userId === userId && last.companyId === companyId && user !== undefined
+    ) {
+      // The same user and company objects as the last call, this second, synced without a drop: what needsSync would
+      // answer (same object, within the window), without the lookups. getFlag then isEnabled, or several flags of
+      // one request, meet this.
+      userSeen = last.userSeen;
+      companySeen = last.companySeen;
+    } else {
+      userSeen = userId !== null ? env.user(userId) : null;
+      companySeen = companyId !== null ? env.company(companyId) : null;
+      if (this.syncContext(env, user, company, userSeen, companySeen, companyId, second, now)) {
+        last.user = user;
+        last.company = company;
+        last.env = env;
+        last.second = second;
+        last.userId = userId;
+        last.companyId = companyId;
+        last.userSeen = userSeen;
+        last.companySeen = companySeen;
+      } else {
+        last.user = undefined;
       }
     }
     if (flagKey === null) return;
@@ -138,6 +194,35 @@ export class EventBuffer {
     const sample = evaluation !== undefined && env.sampleCount < SAMPLES_PER_FLUSH ? sampleOf(context, config, evaluation) : undefined;
     this.stats.checksCounted++;
     this.pendingChecks += this.added(env.count(seen, userSeen, companySeen, flagKey, config, version, result, now, sample));
+  }
+
+  /** The node SDK's context sync of a user and company; false when a full buffer dropped part of it. */
+  private syncContext(
+    env: EnvAnalytics,
+    user: FlagContext['user'],
+    company: FlagContext['company'],
+    userSeen: Seen | null,
+    companySeen: Seen | null,
+    companyId: string | null,
+    second: number,
+    now: number,
+  ): boolean {
+    let whole = true;
+    if (userSeen !== null && env.needsSync(userSeen, user!, second)) {
+      if (this.pendingContext < MAX_PENDING_CONTEXT_ROWS) this.pendingContext += this.added(env.sync(userSeen, user!, now));
+      else whole = this.drop('context');
+    }
+    if (companySeen !== null) {
+      if (env.needsSync(companySeen, company!, second)) {
+        if (this.pendingContext < MAX_PENDING_CONTEXT_ROWS) this.pendingContext += this.added(env.sync(companySeen, company!, now));
+        else whole = this.drop('context');
+      }
+      if (userSeen !== null && userSeen.company !== companyId) {
+        if (this.pendingContext < MAX_PENDING_CONTEXT_ROWS) this.pendingContext += this.added(env.associate(userSeen, companyId!, now));
+        else whole = this.drop('context');
+      }
+    }
+    return whole;
   }
 
   /**
@@ -214,12 +299,12 @@ export class EventBuffer {
     return rows;
   }
 
-  /** Counts a drop; says so through the logger at most once a minute, and never throws. */
-  private drop(kind: 'check' | 'context'): void {
+  /** Counts a drop; says so through the logger at most once a minute, and never throws. Returns false (for `whole`). */
+  private drop(kind: 'check' | 'context'): false {
     if (kind === 'check') this.stats.checksDropped++;
     else this.stats.contextUpdatesDropped++;
     const now = Date.now();
-    if (now - this.lastDropLog < DROP_LOG_INTERVAL_MS) return;
+    if (now - this.lastDropLog < DROP_LOG_INTERVAL_MS) return false;
     this.lastDropLog = now;
     try {
       this.services.logger.warn('flagmount: in-process analytics buffer full; checks are dropped and counted until the next flush', {
@@ -231,5 +316,6 @@ export class EventBuffer {
     } catch {
       // A host logger that throws must not turn a flag check into an exception.
     }
+    return false;
   }
 }

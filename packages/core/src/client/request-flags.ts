@@ -1,6 +1,6 @@
 import type { BootstrappedFlags } from './bootstrap.js';
 import type { FlagmountClient } from './flagmount-client.js';
-import type { Flag, FlagConfig, FlagContext, TrackOptions } from './types.js';
+import type { Flag, FlagConfig, FlagContext, FlagKey, TrackOptions } from './types.js';
 
 /**
  * A flag read in one request: the first read of `isEnabled` (or `config`) records the check, later reads answer
@@ -12,7 +12,7 @@ class RequestFlag implements Flag {
   #config: FlagConfig | undefined;
 
   constructor(
-    readonly key: string,
+    readonly key: FlagKey,
     private readonly owner: RequestFlags,
     /** Known when `isEnabled(key)` was asked first: then only `config` or `track` evaluates the flag. */
     enabled: boolean | undefined,
@@ -57,7 +57,7 @@ export class RequestFlags {
   ) {}
 
   /** Whether the flag is on for this request; the first read records the check. */
-  isEnabled(flagKey: string): boolean {
+  isEnabled(flagKey: FlagKey): boolean {
     if (flagKey === this.#firstKey) return this.#firstEnabled;
     const known = this.#enabled?.get(flagKey) ?? this.#memo?.get(flagKey)?.isEnabled;
     if (known !== undefined) return known;
@@ -72,7 +72,7 @@ export class RequestFlags {
   }
 
   /** The flag for this request; `isEnabled` and `config` record their check on the first read of the request only. */
-  getFlag(flagKey: string): Flag {
+  getFlag(flagKey: FlagKey): Flag {
     const memo = (this.#memo ??= new Map());
     let flag = memo.get(flagKey);
     if (!flag) {

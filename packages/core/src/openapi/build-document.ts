@@ -17,6 +17,15 @@ const SECURITY_SCHEMES = {
       'A management API key. The requirement lists the scope the route needs (`admin` holds every scope). ' +
       'Missing or unknown key: 401 unauthenticated; a key without the scope: 403 unauthorized.',
   },
+  hostSession: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'session',
+    description:
+      "The host app's own sign-in, when the mount has an `authenticate` function (the cookie's name is the host's). " +
+      'The person\'s role (admin, editor, viewer; per environment on routes with an envId) maps onto the scopes. ' +
+      'Writes from another site are refused with 403.',
+  },
   sdkKey: {
     type: 'http',
     scheme: 'bearer',
@@ -148,7 +157,7 @@ function headerObjects(headers: NonNullable<ResponseDoc['headers']>, components:
 function security(route: RouteDefinition): Json[] {
   switch (route.auth.kind) {
     case 'management':
-      return [{ managementKey: route.auth.scope === 'any' ? [] : [route.auth.scope] }];
+      return [{ managementKey: route.auth.scope === 'any' ? [] : [route.auth.scope] }, { hostSession: [] }];
     case 'sdk':
       return route.auth.keys === 'secret' ? [{ sdkKey: ['secret'] }] : [{ sdkKey: [] }, { publishableKey: [] }];
     default:

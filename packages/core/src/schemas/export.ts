@@ -1,11 +1,11 @@
 import { ConfigVariantSchema, FilterSchema } from '@flagmount/engine';
 import { Type, type Static } from '@sinclair/typebox';
 import { FlagKeyFormatSchema } from './app.js';
-import { DescriptionSchema, FlagStateVersionsSchema, IdSchema, NameSchema, nullable, OrderSchema, strictObject } from './common.js';
+import { DescriptionSchema, FlagStateVersionsSchema, IdSchema, NameSchema, nullable, OrderSchema, strictObject, TimestampSchema } from './common.js';
 import { FlagKeySchema } from './flag.js';
 import { SegmentTypeSchema } from './segment.js';
 import { ColorSchema } from './stage.js';
-import { PutTargetingBodySchema } from './targeting.js';
+import { PrerequisiteSchema, TargetingBodySchema } from './targeting.js';
 
 /**
  * Extension: an app's setup as one document (`GET /apps/{appId}/export`, `POST /apps/{appId}/import`), for review in
@@ -23,15 +23,30 @@ export const ExportSegmentSchema = strictObject({ name: NameSchema, type: Segmen
 export const ExportRuleSchema = strictObject({ filter: FilterSchema, segment: Type.Optional(NameSchema) });
 
 /**
- * One flag's targeting in one environment: the body of `PUT …/targeting/{envId}` (so whatever that body gains —
- * prerequisites among them — travels here too), rules naming their segment, and `config` always present.
+ * A targeting to apply, as a schedule holds it: the body of `PUT …/targeting/{envId}` (so whatever that body gains
+ * travels here too) with rules naming their segment; `config` and `prerequisites` omitted keep what is stored then.
+ * Prerequisites name flags by key, sorted by key (they are AND-ed: their order means nothing).
+ */
+export const ExportTargetingBodySchema = strictObject({
+  ...TargetingBodySchema.properties,
+  rules: Type.Array(ExportRuleSchema, { maxItems: 500 }),
+});
+export type ExportTargetingBody = Static<typeof ExportTargetingBodySchema>;
+
+/**
+ * One flag's targeting in one environment: a targeting body with `config` always present, and `prerequisites`
+ * always present in an export (a file that omits them keeps the stored ones on import, as a PUT does).
  */
 export const ExportTargetingSchema = strictObject({
-  ...PutTargetingBodySchema.properties,
-  rules: Type.Array(ExportRuleSchema, { maxItems: 500 }),
+  ...ExportTargetingBodySchema.properties,
   config: strictObject({ variants: Type.Array(ConfigVariantSchema, { maxItems: 100 }) }),
 });
 export type ExportTargeting = Static<typeof ExportTargetingSchema>;
+export type ExportPrerequisite = Static<typeof PrerequisiteSchema>;
+
+/** A pending schedule (issue 39): only when and what, so that two exports of the same setup are the same bytes. */
+export const ExportScheduleSchema = strictObject({ at: TimestampSchema, targeting: ExportTargetingBodySchema });
+export type ExportSchedule = Static<typeof ExportScheduleSchema>;
 
 export const ExportFlagSchema = strictObject({
   key: FlagKeySchema,
@@ -44,7 +59,11 @@ export const ExportFlagSchema = strictObject({
   archived: Type.Boolean(),
   /** Environment name → targeting there. An environment left out keeps its stored targeting on import. */
   targeting: Type.Record(Type.String({ minLength: 1 }), ExportTargetingSchema),
-  // Schedules (issue 39) go here, per flag and keyed by environment name like `targeting`.
+  /**
+   * Environment name → the flag's pending schedules there, by `at` (then by targeting). Always present in an export,
+   * holding only the environments with pending schedules; omitted in a file: none to add.
+   */
+  schedules: Type.Optional(Type.Record(Type.String({ minLength: 1 }), Type.Array(ExportScheduleSchema, { maxItems: 100 }))),
 });
 export type ExportFlag = Static<typeof ExportFlagSchema>;
 
@@ -66,18 +85,20 @@ export const ImportQuerySchema = Type.Object({
 });
 
 export const ImportResourceSchema = Type.Union(
-  ['app', 'environment', 'stage', 'segment', 'flag', 'targeting'].map((r) => Type.Literal(r)),
+  ['app', 'environment', 'stage', 'segment', 'flag', 'targeting', 'schedule'].map((r) => Type.Literal(r)),
 );
-export type ImportResource = 'app' | 'environment' | 'stage' | 'segment' | 'flag' | 'targeting';
+export type ImportResource = 'app' | 'environment' | 'stage' | 'segment' | 'flag' | 'targeting' | 'schedule';
 export type ImportAction = 'create' | 'update' | 'unchanged';
 
 export const ImportChangeSchema = Type.Object(
   {
     resource: ImportResourceSchema,
-    /** The key (flags, targeting) or name (everything else) of what changes. */
+    /** The key (flags, targeting, schedules) or name (everything else) of what changes. */
     name: Type.String(),
-    /** For targeting: the environment's name. */
+    /** For targeting and schedules: the environment's name. */
     environment: Type.Optional(Type.String()),
+    /** For schedules: when it applies. */
+    at: Type.Optional(TimestampSchema),
     action: Type.Union([Type.Literal('create'), Type.Literal('update'), Type.Literal('unchanged')]),
     /** The fields an update changes. */
     fields: Type.Array(Type.String()),

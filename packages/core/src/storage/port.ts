@@ -215,12 +215,24 @@ export interface StatsRepository {
   listFlagTotals(envIds: string[]): Promise<FlagDailyStatsRecord[]>;
 }
 
+/** Which audit rows `AuditRepository.list` returns; every field set narrows the rows (they combine with AND). */
+export interface AuditListFilter {
+  orgId: string;
+  appId?: string;
+  envId?: string;
+  /** The stable actor id, exact: a management key id, `member:<id>`, `sdk:<envId>` or `system`. */
+  actor?: string;
+  /** The action, exact (`flag.created`), or every action that starts with `prefix` (`flag.`), case-sensitively. */
+  action?: { exact: string } | { prefix: string };
+  limit: number;
+  /** An exclusive cursor on (createdAt, id), as returned by a previous page. */
+  before?: { createdAt: string; id: string };
+}
+
 export interface AuditRepository {
   insert(row: AuditRecord): Promise<void>;
-  /** Newest first; `before` is an exclusive cursor on (createdAt, id) as returned by a previous page. */
-  list(filter: { orgId: string; appId?: string; limit: number; before?: { createdAt: string; id: string } }): Promise<
-    AuditRecord[]
-  >;
+  /** Newest first, up to `limit` rows that match every filter (filtering happens before the limit). */
+  list(filter: AuditListFilter): Promise<AuditRecord[]>;
 }
 
 export interface ManagementKeyRepository {

@@ -105,6 +105,24 @@ describe('FlagmountClient (in-process)', () => {
     expect(stats).toMatchObject({ flagKey: 'with-config', checkCount: 2, exposureCount: 1 });
   });
 
+  it('one context checked for several flags counts each once, and a changed user object is synced in the same second', async () => {
+    const user = { id: 'u1', name: 'Ann' };
+    const context = { user, company: { id: 'c1' } };
+    expect(fm.client.getFlag(context, 'on-for-u1').isEnabled).toBe(true);
+    expect(fm.client.isEnabled('on-for-u1', context)).toBe(true);
+    expect(fm.client.isEnabled('with-config', context)).toBe(true);
+    // Same ids, a new user object with other attributes: not the last call's objects, so its attributes are synced.
+    expect(fm.client.isEnabled('with-config', { user: { id: 'u1', name: 'Bea' }, company: context.company })).toBe(true);
+    await fm.client.flush();
+    const rows = await checks();
+    expect(rows.map((r) => [r.flagKey, r.userId, r.companyId])).toEqual([
+      ['on-for-u1', 'u1', 'c1'],
+      ['with-config', 'u1', 'c1'],
+    ]);
+    expect((await fm.services.storage.entities.get(devId, 'user', 'u1'))!.attributes).toEqual({ name: 'Bea' });
+    expect(await fm.services.storage.entities.listCompanyUsers(devId, 'c1')).toEqual(['u1']);
+  });
+
   it('getFlags returns every flag and records no checks; enableTracking: false writes nothing', async () => {
     const flags = fm.client.getFlags({ user: { id: 'u1' } });
     expect(Object.keys(flags).sort()).toEqual(['on-for-u1', 'with-config']);

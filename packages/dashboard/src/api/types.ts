@@ -14,7 +14,7 @@ import type {
   RolloutPercentageFilter,
 } from '../../../engine/src/schema/filter.js';
 import type { AppHeader, ListAppsResponseSchema } from '../../../core/src/schemas/app.js';
-import type { AuditEntry, ListAuditResponseSchema } from '../../../core/src/schemas/audit.js';
+import type { AuditEntry, ListAuditQuery, ListAuditResponseSchema } from '../../../core/src/schemas/audit.js';
 import type { FlagChecksResponseSchema } from '../../../core/src/dashboard/checks-route.js';
 import type { FlagFeedbackResponseSchema } from '../../../core/src/dashboard/feedback-route.js';
 import type { FlagDetailsResponseSchema } from '../../../core/src/dashboard/flag-details-route.js';
@@ -66,11 +66,19 @@ import type {
   StageHeader,
   UpdateStageBody,
 } from '../../../core/src/schemas/stage.js';
-import type { PutTargetingBody, Targeting, TargetingMutationResponseSchema } from '../../../core/src/schemas/targeting.js';
+import type { PutTargetingBody, Prerequisite, Targeting, TargetingBody, TargetingMutationResponseSchema } from '../../../core/src/schemas/targeting.js';
+import type { TargetingPreview, PreviewCounts } from '../../../core/src/schemas/preview.js';
+import type {
+  CreateScheduleBody,
+  ListSchedulesResponseSchema,
+  Schedule,
+  ScheduleResponseSchema,
+} from '../../../core/src/schemas/schedule.js';
 
 export type {
   AppHeader,
   AuditEntry,
+  ListAuditQuery,
   ConfigVariant,
   ConstantFilter,
   ContextFilter,
@@ -97,11 +105,17 @@ export type {
   ManagementKey,
   NegationFilter,
   PutMemberBody,
+  Prerequisite,
+  PreviewCounts,
   PutTargetingBody,
+  CreateScheduleBody,
   RolloutPercentageFilter,
+  Schedule,
   Segment,
   StageHeader,
   Targeting,
+  TargetingBody,
+  TargetingPreview,
   UpdateEntityFlagsBody,
   UpdateEnvironmentBody,
   UpdateFlagBody,
@@ -127,6 +141,8 @@ export type FlagFeedback = Static<typeof FlagFeedbackResponseSchema>;
 export type FlagStatuses = Static<typeof FlagStatusesResponseSchema>;
 export type FlagStatus = FlagStatuses['data'][number]['flags'][string];
 export type SpecificTargets = Static<typeof SpecificTargetsResponseSchema>;
+export type ListSchedules = Static<typeof ListSchedulesResponseSchema>;
+export type ScheduleResponse = Static<typeof ScheduleResponseSchema>;
 export type TargetingMutation = Static<typeof TargetingMutationResponseSchema>;
 /** A targeting rule as stored: a filter, optionally narrowed to a segment. */
 export type StoredRule = Targeting['rules'][number];

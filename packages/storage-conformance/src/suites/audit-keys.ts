@@ -1,4 +1,4 @@
-import type { AuditRecord, Storage } from '@flagmount/core';
+import type { AuditListFilter, AuditRecord, Storage } from '@flagmount/core';
 import { expect } from 'vitest';
 import { app, at, audit, managementKey, organization, seedBase } from '../fixtures.js';
 import type { CheckGroup } from '../types.js';
@@ -60,6 +60,64 @@ export async function checkAuditList(storage: Storage): Promise<void> {
   ).toEqual(['aud_b', 'aud_e', 'aud_a']);
 }
 
+/** Walks every page of `filter` at `limit` rows a page, by the (createdAt, id) of each page's last row. */
+async function walk(storage: Storage, filter: Omit<AuditListFilter, 'limit' | 'before'>, limit: number): Promise<string[][]> {
+  const pages: string[][] = [];
+  let before: AuditListFilter['before'];
+  for (let page = 0; page < 20; page++) {
+    const rows = await storage.audit.list({ ...filter, limit, ...(before ? { before } : {}) });
+    if (rows.length === 0) break;
+    pages.push(ids(rows));
+    const last = rows[rows.length - 1]!;
+    before = { createdAt: last.createdAt, id: last.id };
+  }
+  return pages;
+}
+
+export async function checkAuditFilters(storage: Storage): Promise<void> {
+  await seedOrgs(storage);
+  const repo = storage.audit;
+  // Matches are spread between non-matches so that a store filtering after its limit returns short pages.
+  const rows = [
+    audit({ id: 'aud_01', createdAt: at(1), envId: 'env_a', actor: 'member:m1', action: 'flag.created' }),
+    audit({ id: 'aud_02', createdAt: at(2), envId: 'env_b', actor: 'member:m1', action: 'flag.created' }),
+    audit({ id: 'aud_03', createdAt: at(3), envId: 'env_a', actor: 'key_a', action: 'flag.targeting.updated' }),
+    audit({ id: 'aud_04', createdAt: at(4), envId: null, actor: 'member:m1', action: 'segment.created' }),
+    audit({ id: 'aud_05', createdAt: at(5), envId: 'env_a', actor: 'member:m1', action: 'flag.targeting.updated' }),
+    audit({ id: 'aud_06', createdAt: at(5), envId: 'env_a', actor: 'member:m10', action: 'flagship.created' }),
+    audit({ id: 'aud_07', createdAt: at(6), envId: 'env_a', actor: 'member:m1', action: 'Flag.created', appId: 'app_b' }),
+    audit({ id: 'aud_08', createdAt: at(7), envId: 'env_a', actor: 'member:m1', action: 'flag.schedule.applied' }),
+    audit({ id: 'aud_09', createdAt: at(8), envId: 'env_b', actor: 'key_a', action: 'flag_x.created' }),
+    audit({ id: 'aud_10', createdAt: at(9), envId: 'env_a', actor: 'member:m1', action: 'flag.created', orgId: 'org_b' }),
+  ];
+  await each(shuffled(rows), (row) => repo.insert(row));
+
+  const org = { orgId: 'org_a' };
+  expect(await walk(storage, { ...org, envId: 'env_a' }, 2), 'audit.list({ envId }) pages are full').toEqual([
+    ['aud_08', 'aud_07'],
+    ['aud_06', 'aud_05'],
+    ['aud_03', 'aud_01'],
+  ]);
+  expect(await walk(storage, { ...org, actor: 'member:m1' }, 2), 'audit.list({ actor }) is exact').toEqual([
+    ['aud_08', 'aud_07'],
+    ['aud_05', 'aud_04'],
+    ['aud_02', 'aud_01'],
+  ]);
+  expect(await walk(storage, { ...org, action: { exact: 'flag.created' } }, 1), 'audit.list({ action: exact })').toEqual([
+    ['aud_02'],
+    ['aud_01'],
+  ]);
+  expect(
+    await walk(storage, { ...org, action: { prefix: 'flag.' } }, 2),
+    'audit.list({ action: prefix }): case-sensitive, `_` and `.` literal',
+  ).toEqual([['aud_08', 'aud_05'], ['aud_03', 'aud_02'], ['aud_01']]);
+  expect(
+    await walk(storage, { ...org, appId: 'app_a', envId: 'env_a', actor: 'member:m1', action: { prefix: 'flag.' } }, 2),
+    'audit.list: every filter combines with the others',
+  ).toEqual([['aud_08', 'aud_05'], ['aud_01']]);
+  expect(await repo.list({ ...org, envId: 'env_missing', limit: 10 }), 'a filter that matches nothing').toEqual([]);
+}
+
 export async function checkManagementKeys(storage: Storage): Promise<void> {
   await seedOrgs(storage);
   const repo = storage.managementKeys;
@@ -98,6 +156,7 @@ export const auditKeyChecks: CheckGroup = {
   name: 'audit and management keys',
   checks: [
     { name: 'audit: newest first, filters, limit, exclusive (createdAt, id) cursor', run: checkAuditList },
+    { name: 'audit: envId, actor and action (exact, prefix) filter before the limit, pages continue the filtered walk', run: checkAuditFilters },
     { name: 'management keys: get, getByHash, listByOrg order, id and hash unique, update', run: checkManagementKeys },
   ],
 };

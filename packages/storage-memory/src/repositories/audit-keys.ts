@@ -11,11 +11,14 @@ export function auditRepository(db: Db): AuditRepository {
     async insert(row) {
       t.write(normalize(t, row), 'insert');
     },
-    async list({ orgId, appId, limit, before }) {
+    async list({ orgId, appId, envId, actor, action, limit, before }) {
       if (limit <= 0) return [];
       const rows = t.rows().filter((r) => {
         if (r.orgId !== orgId) return false;
         if (appId !== undefined && r.appId !== appId) return false;
+        if (envId !== undefined && r.envId !== envId) return false;
+        if (actor !== undefined && r.actor !== actor) return false;
+        if (action && ('exact' in action ? r.action !== action.exact : !r.action.startsWith(action.prefix))) return false;
         if (before === undefined) return true;
         // Strictly older than the cursor on (createdAt, id).
         const c = compare(r.createdAt, before.createdAt);

@@ -1,8 +1,9 @@
 import { invalidRequest } from '../../http/http-error.js';
 import { defineRoute } from '../../http/route.js';
-import { AUDIT_LIMIT_DEFAULT, ListAuditQuerySchema, ListAuditResponseSchema, type AuditEntry } from '../../schemas/audit.js';
+import { AUDIT_LIMIT_DEFAULT, ListAuditQuerySchema, ListAuditResponseSchema, type AuditEntry, type ListAuditQuery } from '../../schemas/audit.js';
 import { AppParamsSchema } from '../../schemas/common.js';
 import type { Services } from '../../services.js';
+import type { AuditListFilter } from '../../storage/port.js';
 import type { AuditRecord } from '../../storage/records.js';
 import { personActor } from '../../host/member-sync.js';
 import { loadApp, orgIdOf } from '../access.js';
@@ -77,11 +78,20 @@ export const listOrganizationAuditRoute = defineRoute({
   },
 });
 
-async function auditPage(services: Services, scope: { orgId: string; appId?: string }, query: { limit?: number; before?: string }) {
+/** `flag.*` asks for every action under `flag.`; anything else is one exact action. */
+const actionFilter = (action: string): AuditListFilter['action'] =>
+  action.endsWith('.*') ? { prefix: action.slice(0, -1) } : { exact: action };
+
+async function auditPage(services: Services, scope: { orgId: string; appId?: string }, query: ListAuditQuery) {
   const limit = query.limit ?? AUDIT_LIMIT_DEFAULT;
-  const before = query.before !== undefined ? decodeCursor(query.before) : undefined;
-  // One extra row tells whether another page exists without a count query.
-  const rows = await services.storage.audit.list({ ...scope, limit: limit + 1, ...(before ? { before } : {}) });
+  const filter: AuditListFilter = { ...scope, limit: limit + 1 };
+  if (query.before !== undefined) filter.before = decodeCursor(query.before);
+  if (query.envId !== undefined) filter.envId = query.envId;
+  if (query.actor !== undefined) filter.actor = query.actor;
+  if (query.action !== undefined) filter.action = actionFilter(query.action);
+  // One extra row tells whether another page exists without a count query. The cursor is the last row's own
+  // (createdAt, id), so it stays valid under the same filters: the next page is the next matches, never a gap.
+  const rows = await services.storage.audit.list(filter);
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   const names = await actorNames(services, scope.orgId, page);

@@ -1,37 +1,39 @@
-import type { ConfigVariant, Filter } from '@flagmount/engine';
-import { withRolloutKeys } from '../../domain/rollout-keys.js';
-import { EXPORT_FORMAT_VERSION, type ExportDocument, type ExportFlag, type ExportTargeting } from '../../schemas/export.js';
+import { canonicalJson } from '../canonical-json.js';
+import { EXPORT_FORMAT_VERSION, type ExportDocument, type ExportFlag, type ExportSchedule } from '../../schemas/export.js';
+import type { TargetingBody } from '../../schemas/targeting.js';
 import type { Repositories } from '../../storage/port.js';
-import type { AppRecord, FlagTargetingRecord, SegmentRecord } from '../../storage/records.js';
-
-const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+import type { AppRecord, EnvironmentRecord, FlagRecord, SegmentRecord } from '../../storage/records.js';
+import { byText, exportScheduleTargeting, exportTargeting, sortedKeys } from './targeting-form.js';
 
 /**
- * A filter with its object keys sorted, so that two stores holding the same filter export the same bytes whatever
- * order its keys were written in.
+ * A flag's pending schedules, environment name → schedules by `at`, then by targeting (never by id: ids differ
+ * between stores). Settled schedules are history, not setup. Left out, because they could not be scheduled now and
+ * fail when due: those of an archived flag, and those naming a deleted segment or a flag that is archived or gone.
  */
-export function sortedKeys<T>(value: T): T {
-  if (Array.isArray(value)) return value.map(sortedKeys) as T;
-  if (!value || typeof value !== 'object') return value;
-  const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => byText(a, b));
-  return Object.fromEntries(entries.map(([k, v]) => [k, sortedKeys(v)])) as T;
+export async function exportSchedules(
+  repos: Repositories,
+  flag: FlagRecord,
+  envs: readonly EnvironmentRecord[],
+  segments: ReadonlyMap<string, SegmentRecord>,
+  liveFlagKeys: ReadonlySet<string>,
+): Promise<Record<string, ExportSchedule[]>> {
+  if (flag.archived) return {};
+  const rows = (await repos.schedules.listByFlag(flag.id)).filter((s) => s.status === 'pending');
+  const out: Record<string, ExportSchedule[]> = {};
+  for (const env of envs) {
+    const schedules: ExportSchedule[] = [];
+    for (const row of rows.filter((r) => r.envId === env.id)) {
+      const body = row.targeting as TargetingBody;
+      const targeting = exportScheduleTargeting(flag.key, body, segments);
+      if (!targeting || targeting.prerequisites?.some((p) => !liveFlagKeys.has(p.flagKey))) continue;
+      schedules.push({ at: row.at, targeting });
+    }
+    schedules.sort((a, b) => byText(a.at, b.at) || byText(canonicalJson(a.targeting), canonicalJson(b.targeting)));
+    if (schedules.length) out[env.name] = schedules;
+  }
+  return out;
 }
 
-export function exportTargeting(
-  flagKey: string,
-  record: FlagTargetingRecord | undefined,
-  segments: ReadonlyMap<string, SegmentRecord>,
-): ExportTargeting {
-  const filter = (f: Filter) => sortedKeys(withRolloutKeys(f, flagKey));
-  const rules = (record?.rules ?? []).map((rule) => {
-    const name = rule.segmentId ? segments.get(rule.segmentId)?.name : undefined;
-    return name === undefined ? { filter: filter(rule.filter) } : { filter: filter(rule.filter), segment: name };
-  });
-  const variants = (record?.variants ?? []).map(
-    (v): ConfigVariant => ({ key: v.key, payload: sortedKeys(v.payload), filter: filter(v.filter) }),
-  );
-  return { rules, config: { variants } };
-}
 
 /** The app's setup, deterministic: see `ExportDocumentSchema`. */
 export async function buildExport(repos: Repositories, app: AppRecord): Promise<ExportDocument> {
@@ -47,6 +49,9 @@ export async function buildExport(repos: Repositories, app: AppRecord): Promise<
   );
   const segmentById = new Map(segments.map((s) => [s.id, s]));
   const stageById = new Map(stages.map((s) => [s.id, s]));
+  const liveFlagKeys = new Set(flags.filter((f) => !f.archived).map((f) => f.key));
+  const schedules = await Promise.all(flags.map((flag) => exportSchedules(repos, flag, envs, segmentById, liveFlagKeys)));
+  const schedulesOf = new Map(flags.map((flag, i) => [flag.id, schedules[i]!]));
   const exportFlag = (flag: (typeof flags)[number]): ExportFlag => ({
     key: flag.key,
     name: flag.name,
@@ -58,6 +63,7 @@ export async function buildExport(repos: Repositories, app: AppRecord): Promise<
     targeting: Object.fromEntries(
       envs.map((env, i) => [env.name, exportTargeting(flag.key, targetingByEnv[i]!.get(flag.id), segmentById)]),
     ),
+    schedules: schedulesOf.get(flag.id)!,
   });
   return {
     formatVersion: EXPORT_FORMAT_VERSION,

@@ -37,11 +37,11 @@ async function runImport(services: Services, principal: Principal, app: AppRecor
     return { dryRun, appId, changes, summary, flagStateVersions };
   };
   if (dryRun) {
-    const { changes } = await reconcile({ repos: services.storage, orgId: actor.orgId, app, doc, at });
+    const { changes } = await reconcile({ repos: services.storage, orgId: actor.orgId, actor: actor.actor, app, doc, at });
     return answer(app?.id ?? null, changes, {});
   }
   const { result, versions } = await mutate(services, actor, async (tx) => {
-    const outcome = await reconcile({ repos: tx, tx, orgId: actor.orgId, app, doc, at });
+    const outcome = await reconcile({ repos: tx, tx, orgId: actor.orgId, actor: actor.actor, app, doc, at });
     const summary = outcome.changes.filter((c) => c.action !== 'unchanged').length;
     if (summary) tx.recordAudit({ appId: outcome.app.id, envId: null, action: 'app.imported', targetType: 'app', targetId: outcome.app.id, changeDescription: `${summary} changes`, before: null, after: null });
     return outcome;

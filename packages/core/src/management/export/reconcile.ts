@@ -2,14 +2,17 @@ import { newId } from '../../domain/ids.js';
 import { newEnvironmentRecord } from '../../domain/new-environment-record.js';
 import type { MutationTx } from '../../domain/mutation.js';
 import { newFlagRecord } from '../../domain/new-flag-record.js';
-import { withRolloutKeys } from '../../domain/rollout-keys.js';
+import { bumpDependents } from '../../domain/prerequisite-graph.js';
 import { addIssue, invalidRequest, type Issues } from '../../http/http-error.js';
 import type { ExportDocument, ImportAction, ImportChange, ImportResource } from '../../schemas/export.js';
 import type { Repositories } from '../../storage/port.js';
-import type { AppRecord, EnvironmentRecord, FlagRecord, FlagTargetingRecord, SegmentRecord, StageRecord, StoredRule } from '../../storage/records.js';
+import type { AppRecord, EnvironmentRecord, FlagRecord, FlagTargetingRecord, SegmentRecord, StageRecord } from '../../storage/records.js';
 import { sameJson } from '../canonical-json.js';
 import { flagKeyFormatProblem } from '../flags/flag-key-format.js';
 import { refreshRolloutState } from '../targeting/everyone.js';
+import { importSchedules } from './import-schedules.js';
+import { checkPlannedPrerequisites } from './planned-prerequisites.js';
+import { importedBody, sortedPrerequisites } from './targeting-form.js';
 
 export interface ReconcileInput {
   /** Where to read: the transaction when applying, the store in a dry run. */
@@ -17,6 +20,8 @@ export interface ReconcileInput {
   /** Present when applying: every write goes through it. Absent: a dry run, which only compares. */
   tx?: MutationTx;
   orgId: string;
+  /** Who imports (a management key id or a person): the schedules it creates are applied under this name. */
+  actor: string;
   app: AppRecord | undefined;
   doc: ExportDocument;
   at: string;
@@ -73,6 +78,7 @@ export async function reconcile(input: ReconcileInput): Promise<ReconcileResult>
       addIssue(issues, `segments.${i}`, `the "all" segment "${s.name}" cannot be changed`);
     }
   });
+  await checkPlannedPrerequisites(repos, input.app, doc, envs, issues);
   if (Object.keys(issues).length) throw invalidRequest('Invalid import document', issues);
 
   // The app.
@@ -185,6 +191,7 @@ export async function reconcile(input: ReconcileInput): Promise<ReconcileResult>
 
   // Flags, by key. `/features` serves a flag's fields in every environment.
   const flagByKey = new Map<string, FlagRecord>(existingFlags);
+  const served: Array<{ envId: string; flagKey: string }> = [];
   for (const f of doc.flags) {
     const next = {
       name: f.name,
@@ -215,20 +222,21 @@ export async function reconcile(input: ReconcileInput): Promise<ReconcileResult>
     }
   }
 
-  // Targeting, per flag and environment, as PUT targeting stores it.
+  // Targeting, per flag and environment, as PUT targeting stores it; after every flag exists, since a prerequisite may
+  // name a flag this import creates. The final graph was checked whole above, so the order of writes is free.
   for (const f of doc.flags) {
     const flag = flagByKey.get(f.key)!;
     for (const [envName, t] of Object.entries(f.targeting)) {
       const env = envByName.get(envName.toLowerCase())!;
       const stored = existingFlags.has(f.key) && !createdEnvIds.includes(env.id) ? await repos.targeting.get(flag.id, env.id) : undefined;
-      const rules: StoredRule[] = t.rules.map((r) => {
-        const filter = withRolloutKeys(r.filter, flag.key);
-        return r.segment === undefined ? { filter } : { filter, segmentId: segmentByName.get(r.segment)!.id };
-      });
-      const variants = t.config.variants.map((v) => ({ ...v, filter: withRolloutKeys(v.filter, flag.key) }));
+      const { rules, config, prerequisites: sent } = importedBody(flag.key, t, (name) => segmentByName.get(name)!.id);
+      const variants = config!.variants;
+      // Omitted (a file older than prerequisites): the stored ones are kept, as a PUT keeps them.
+      const prerequisites = sent ?? stored?.prerequisites ?? [];
       const rulesChanged = !sameJson(rules, stored?.rules ?? []);
       const configChanged = !sameJson(variants, stored?.variants ?? []);
-      const fields = [...(rulesChanged ? ['rules'] : []), ...(configChanged ? ['config'] : [])];
+      const prerequisitesChanged = !sameJson(sortedPrerequisites(prerequisites), sortedPrerequisites(stored?.prerequisites ?? []));
+      const fields = [...(rulesChanged ? ['rules'] : []), ...(configChanged ? ['config'] : []), ...(prerequisitesChanged ? ['prerequisites'] : [])];
       const action: ImportAction = !fields.length ? 'unchanged' : stored ? 'update' : 'create';
       note('targeting', flag.key, action, action === 'update' ? fields : [], env.name);
       if (!fields.length || !tx) continue;
@@ -240,12 +248,18 @@ export async function reconcile(input: ReconcileInput): Promise<ReconcileResult>
         configVersion: (stored?.configVersion ?? 0) + (configChanged ? 1 : 0),
         variants,
         updatedAt: at,
+        ...(prerequisites.length ? { prerequisites: sortedPrerequisites(prerequisites) } : {}),
       };
       await tx.targeting.put(record);
       tx.changesFlagState(env.id);
+      if (rulesChanged || prerequisitesChanged) served.push({ envId: env.id, flagKey: flag.key });
       audit('flag.targeting.updated', 'flag', flag.id, stored ?? null, record, env.id);
     }
   }
+  // What a flag serves inlines its prerequisites' rules: the flags standing on one that changed move version too.
+  for (const { envId, flagKey } of served) if (tx) await bumpDependents(tx, app.id, envId, flagKey, at);
+
+  await importSchedules({ repos, tx, app, doc, at, actor: input.actor, flagByKey, existingFlags, envByName, createdEnvIds, segmentByName, changes });
 
   if (tx) {
     if (markAll) tx.changesFlagState(...[...envByName.values()].map((e) => e.id));

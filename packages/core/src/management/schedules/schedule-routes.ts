@@ -1,5 +1,5 @@
 import { mutate } from '../../domain/mutation.js';
-import { newId } from '../../domain/ids.js';
+import { newScheduleRecord } from '../../domain/new-schedule-record.js';
 import { invalidRequest, notPossible } from '../../http/http-error.js';
 import { defineRoute } from '../../http/route.js';
 import {
@@ -51,22 +51,7 @@ export const createScheduleRoute = defineRoute({
       if (pending.length >= MAX_PENDING_SCHEDULES) {
         throw notPossible('Too many pending schedules', { at: [`a flag holds at most ${MAX_PENDING_SCHEDULES} pending schedules per environment`] });
       }
-      const row: ScheduleRecord = {
-        id: newId('sc'),
-        orgId: app.orgId,
-        appId: app.id,
-        envId: env.id,
-        flagId: flag.id,
-        flagKey: flag.key,
-        at: at.toISOString(),
-        status: 'pending',
-        targeting: body.targeting as Record<string, unknown>,
-        createdBy: actor.actor,
-        createdAt: now.toISOString(),
-        appliedAt: null,
-        flagStateVersion: null,
-        reason: null,
-      };
+      const row = newScheduleRecord(app, env, flag, { at: at.toISOString(), targeting: body.targeting, createdBy: actor.actor, createdAt: now.toISOString() });
       await tx.schedules.insert(row);
       tx.recordAudit({ appId: app.id, envId: env.id, action: 'flag.schedule.created', targetType: 'schedule', targetId: row.id, changeDescription: `Scheduled for ${row.at}`, before: null, after: row });
       return row;

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
 import { seg } from '../../api/client.js';
-import type { FlagDetails, FlagMutationResponse, ListMembers, ListSegments, ListStages } from '../../api/types.js';
+import type { FlagDetails, FlagMutationResponse, ListFlags, ListMembers, ListSegments, ListStages } from '../../api/types.js';
 import { useSession } from '../../auth/session.js';
 import { ApiErrorBox } from '../../components/api-error.js';
 import { Confirm } from '../../components/dialog.js';
@@ -40,6 +40,8 @@ export default function FlagPage({ params }: { params: Record<string, string | u
   const details = useResource(() => api.get<FlagDetails>(`${appPath}/flags/${seg(flagKey)}/details`), [api, appPath, flagKey]);
   const stages = useResource(() => api.get<ListStages>(`${appPath}/stages`).then((r) => r.data), [api, appPath]);
   const segments = useResource(() => api.get<ListSegments>(`${appPath}/segments`).then((r) => r.data), [api, appPath]);
+  // Candidates for prerequisites (the API's largest page: an app with more flags lists the first 1000 by key).
+  const flags = useResource(() => api.get<ListFlags>(`${appPath}/flags`, { pageSize: 1000, sortBy: 'key', sortOrder: 'asc' }).then((r) => r.data), [api, appPath]);
   const members = useResource(() => api.get<ListMembers>('members').then((r) => r.data), [api]);
   const [envId, setEnvId] = useState(workspaceEnv.id);
   const [archiving, setArchiving] = useState(false);
@@ -109,7 +111,7 @@ export default function FlagPage({ params }: { params: Record<string, string | u
           Targeting
         </h2>
         <SelectField label="Environment" value={env.id} onChange={setEnvId} options={envs.map((e) => ({ value: e.id, label: envLabel(e) }))} />
-        {segments.data ? <TargetingEditor key={env.id} flag={flag} env={env} segments={segments.data} /> : <Loading label="Loading segments" />}
+        {segments.data && flags.data ? <TargetingEditor key={env.id} flag={flag} env={env} segments={segments.data} flags={flags.data} members={names.members} /> : <Loading label="Loading segments and flags" />}
       </section>
       <section aria-labelledby="section-specific">
         <h2 id="section-specific" tabIndex={-1}>

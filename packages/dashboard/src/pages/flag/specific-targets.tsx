@@ -1,10 +1,10 @@
-import { useState } from 'preact/hooks';
 import { Link } from 'wouter-preact';
 import { ApiError, seg } from '../../api/client.js';
-import type { EnvironmentHeader, FlagHeader, SpecificTargets, UpdateEntityFlagsBody } from '../../api/types.js';
+import { useCallback } from 'preact/hooks';
+import type { EnvironmentHeader, FlagHeader, ListEntitiesResponse, SpecificTargets, UpdateEntityFlagsBody } from '../../api/types.js';
 import { useSession } from '../../auth/session.js';
 import { ApiErrorBox, issuesAt } from '../../components/api-error.js';
-import { TextField } from '../../components/field.js';
+import { EntityCombobox } from '../../components/entity-combobox.js';
 import { Loading } from '../../components/states.js';
 import { useToast } from '../../components/toast.js';
 import { useAction } from '../../components/use-action.js';
@@ -15,8 +15,8 @@ type Kind = 'users' | 'companies';
 const NOUN: Record<Kind, string> = { users: 'user', companies: 'company' };
 
 /**
- * Users and companies that get the flag whatever the rules say (rows 9/11). Only stored ones can be added: the id
- * is looked up first, so a typo is reported instead of targeting nobody.
+ * Users and companies that get the flag whatever the rules say (rows 9/11). Only stored ones can be added, picked
+ * from a search of the stored ones; an id typed as is is looked up first, so a typo is reported, not targeted.
  */
 export function SpecificTargetsEditor({ flag, env }: { flag: FlagHeader; env: EnvironmentHeader }) {
   const { api, can } = useSession();
@@ -42,17 +42,17 @@ function TargetList({ kind, ids, flag, env, writable, onChanged }: { kind: Kind;
   const { app } = useWorkspace();
   const toast = useToast();
   const action = useAction();
-  const [id, setId] = useState('');
   const base = (entityId: string) => `apps/${seg(app.id)}/envs/${seg(env.id)}/${kind}/${seg(entityId)}`;
   const noun = NOUN[kind];
+  const listPath = `apps/${seg(app.id)}/envs/${seg(env.id)}/${kind}`;
+  const search = useCallback((text: string, limit: number) => api.get<ListEntitiesResponse>(listPath, { search: text, limit }).then((r) => r.data), [api, listPath]);
 
   const patch = (entityId: string, on: boolean) => {
     const body: UpdateEntityFlagsBody = { updates: [{ flagKey: flag.key, specificTargetValue: on ? true : null }] };
     return api.send('PATCH', `${base(entityId)}/flags`, body);
   };
-  const add = async (e: Event) => {
-    e.preventDefault();
-    const entityId = id.trim();
+  const add = async (entityId: string) => {
+    if (action.busy) return;
     const done = await action.run(async () => {
       try {
         await api.get(base(entityId));
@@ -65,7 +65,6 @@ function TargetList({ kind, ids, flag, env, writable, onChanged }: { kind: Kind;
       return patch(entityId, true);
     });
     if (done) {
-      setId('');
       toast(`${flag.name} is on for ${noun} ${entityId} in ${env.name}.`);
       onChanged();
     }
@@ -97,12 +96,13 @@ function TargetList({ kind, ids, flag, env, writable, onChanged }: { kind: Kind;
         <p class="muted">No {kind} targeted directly.</p>
       )}
       {writable ? (
-        <form onSubmit={add} class="inline-fields">
-          <TextField label={`Add a stored ${noun} by id`} value={id} onInput={setId} error={issuesAt(action.error, 'id')} />
-          <button type="submit" disabled={!id.trim() || action.busy}>
-            Add {noun}
-          </button>
-        </form>
+        <EntityCombobox
+          label={`Add a stored ${noun}`}
+          search={search}
+          exclude={ids}
+          error={issuesAt(action.error, 'id')}
+          onPick={add}
+        />
       ) : null}
       <ApiErrorBox error={action.error} paths={['id']} />
     </div>
