@@ -130,8 +130,15 @@ describeWithChromium('flag page: prerequisites, preview and scheduled changes in
     // After the first test, feature requires gate: gate requiring feature would be a cycle.
     await s.open('flags/gate', 'Gate');
     await page.getByLabel('Environment', { exact: true }).last().selectOption(h.envs.development.id);
-    await page.getByRole('button', { name: 'Add prerequisite' }).click();
     const select = page.getByLabel('Prerequisite 1: flag');
+    // On a loaded machine the editor may still be (re)loading the environment's targeting when the button is first
+    // pressed, and a reload drops an unsaved row: press again until the row is there.
+    await expect
+      .poll(async () => {
+        if ((await select.count()) === 0) await page.getByRole('button', { name: 'Add prerequisite' }).click();
+        return select.count();
+      }, { timeout: 30_000 })
+      .toBe(1);
     await expect.poll(() => select.inputValue()).toBe('feature');
     await page.getByRole('button', { name: 'Preview impact' }).click();
     // The API names the whole list (`prerequisites`): shown under it and announced; the box above says only the message.
