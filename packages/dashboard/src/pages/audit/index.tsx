@@ -106,7 +106,7 @@ export default function AuditPage() {
         </ol>
       )}
       <p class="muted" role="status">
-        {`${entries.length} ${narrowed ? 'matching entries' : 'entries'} loaded.`}
+        {`${entries.length} ${narrowed ? 'matching ' : ''}${entries.length === 1 ? 'entry' : 'entries'} loaded.`}
         {cursor || !entries.length ? '' : ' This is the oldest entry.'}
       </p>
       {cursor ? (
