@@ -54,3 +54,8 @@ function members(hash: number, object: Record<string, unknown>, depth: number, s
 export function attributeHash(entity: Record<string, unknown>): number {
   return members(OFFSET, entity, 0, true) & 0x3fffffff;
 }
+
+/** The hash of a string (an entity id, a flag key): the caches' key, a small integer. */
+export function stringHash(value: string): number {
+  return text(OFFSET, value) & 0x3fffffff;
+}

@@ -1,136 +1,207 @@
 import type { EntityUpsert, IngestBatch } from '../ingestion/ingest-batch.js';
 import { newId } from '../domain/ids.js';
 import type { CheckEventRecord, EntityFlagStatsRecord, FlagDailyStatsRecord, MembershipRecord } from '../storage/records.js';
-import { attributeHash } from './attribute-hash.js';
-import { BoundedMap } from './bounded-map.js';
-import { attributesOf, batches } from './analytics-rows.js';
-import { Seen, Tally, type CheckSample } from './seen.js';
+import { attributeHash, stringHash } from './attribute-hash.js';
+import { batches } from './analytics-rows.js';
+import { CheckCache, checkHash } from './check-cache.js';
+import { ANONYMOUS, ATTRIBUTES_HASH, COMPANY, EntityCache, MEMBER_OF, SYNC, SYNCED_AT, USER } from './entity-cache.js';
+import { COMPANY_OF_CHECK, CONFIG, COUNTED_AT, FLAG, keyOf, RESULT, TALLY, VERSION } from './slot-cache.js';
+import { PendingMemberships, PendingSyncs, PendingTallies } from './pending-rows.js';
 
 /** Same window as Reflag's node SDK: an identical check or context update is counted at most once a minute. */
 export const DEDUPE_WINDOW_MS = 60_000;
-/** Users (and companies) remembered for dedupe, per generation: at most twice this many are held. */
-const SEEN_PER_GENERATION = 50_000;
-/** Flags remembered per user; beyond, the oldest is forgotten (and counted again when next checked). */
-const FLAGS_PER_ENTITY = 64;
 const DAY_MS = 86_400_000;
 
-const DEDUPE_WINDOW_S = DEDUPE_WINDOW_MS / 1000;
-
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/** What one check reports, for the raw sample kept in the store's bounded ring. */
+export interface CheckSample {
+  context: Record<string, unknown>;
+  /** As the event reports it: the result, or the config's `{ key, payload }`. */
+  result: unknown;
+  ruleResults: readonly boolean[];
+  missing: readonly string[];
+}
+
+/** One check's inputs, filled in place by the buffer for every call: one object reused, nothing allocated. */
+export class CheckCall {
+  userId: string | null = null;
+  userHash = 0;
+  /** The user's slot in the entity cache (-1 none). */
+  userSlot = -1;
+  companyId: string | null = null;
+  companyHash = 0;
+  companySlot = -1;
+  flagKey = '';
+  config = false;
+  version = 0;
+  result: unknown = undefined;
+  /** Where the owner's check of this flag is, set by `findOwnerCheck` (see `Location`). */
+  owner = NONE;
+}
+
+/**
+ * Where a check of an entity and flag is kept: an entity cache slot (>= 0), whose inline check it is; a check cache
+ * slot `s` as `-2 - s`; or NONE. A number, so that a lookup returns it without allocating.
+ */
+type Location = number;
+const NONE: Location = -1;
+
+interface Daily {
+  flagKey: string;
+  day: number;
+  checks: number;
+  lastCheck: number;
+}
 
 /**
  * The in-process client's analytics of one environment: checks counted per (flag, targeting version, result, user,
  * company) at most once a minute, as the node SDK would send them, aggregated into exactly the rows the API serves
- * (entity flag stats, daily flag stats), plus the context sync (users, companies, memberships). One object per
- * entity holds both its dedupe memory and its pending counts, so a new user costs one map entry. Every structure is
- * bounded: dedupe memory by generations, pending rows by the caller's budgets.
+ * (entity flag stats, daily flag stats), plus the context sync (users, companies, memberships). Everything lives in
+ * flat arrays (the caches of what was met, the rows pending for the flush), so a new user allocates nothing;
+ * the caches are bounded by their size, the pending rows by the buffer's budgets.
  */
 export class EnvAnalytics {
-  private readonly users = new BoundedMap<string, Seen>(SEEN_PER_GENERATION);
-  private readonly companies = new BoundedMap<string, Seen>(SEEN_PER_GENERATION);
-  private readonly anonymous: Seen = new Seen(null, '');
-  /** Entities with something to flush (an entity evicted from the maps is still flushed from here). */
-  private pending: Seen[] = [];
-  private memberships: Array<{ companyId: string; userId: string; at: number }> = [];
-  private daily = new Map<string, { flagKey: string; day: number; checks: number; lastCheck: number }>();
-  private lastDaily: { flagKey: string; day: number; checks: number; lastCheck: number } | undefined;
+  private entities = new EntityCache();
+  private checks = new CheckCache();
+  private readonly tallies = new PendingTallies();
+  private readonly syncs = new PendingSyncs();
+  private readonly memberships = new PendingMemberships();
+  /** Advanced when the entity cache grows, which moves its slots. */
+  entityEpoch = 0;
+  private daily = new Map<string, Daily>();
+  private lastDaily: Daily | undefined;
   private samples: CheckEventRecord[] = [];
-  /** Dedupe times are seconds since this; pending times milliseconds since `base` (the last flush). */
-  private readonly epoch: number;
-  private base: number;
+  private lastFlagKey = '';
+  private lastFlagHash = stringHash('');
 
-  constructor(
-    readonly envId: string,
-    now: number,
-  ) {
-    this.epoch = now;
-    this.base = now;
-  }
-
-  /** `now` (ms) as dedupe seconds. */
-  seconds(now: number): number {
-    return now > this.epoch ? Math.floor((now - this.epoch) / 1000) : 0;
-  }
-
-  user(id: string): Seen {
-    let seen = this.users.get(id);
-    if (seen === undefined) this.users.add(id, (seen = new Seen('user', id)));
-    return seen;
-  }
-
-  /** What is remembered of a user or company, without remembering a new one (a full buffer records nothing). */
-  peek(type: 'user' | 'company', id: string): Seen | undefined {
-    return (type === 'user' ? this.users : this.companies).get(id);
-  }
-
-  company(id: string): Seen {
-    let seen = this.companies.get(id);
-    if (seen === undefined) this.companies.add(id, (seen = new Seen('company', id)));
-    return seen;
-  }
-
-  get anonymousEntry(): Seen {
-    return this.anonymous;
-  }
+  constructor(readonly envId: string) {}
 
   get sampleCount(): number {
     return this.samples.length;
   }
 
-  /** The tally of `owner` for this check if it was counted within the window (then it is not counted again). */
-  isCounted(owner: Seen, flagKey: string, config: boolean, version: number, result: unknown, companyId: string | null, second: number): boolean {
-    for (let t = owner.tallies; t !== null; t = t.next) {
-      if (t.flagKey === flagKey && t.config === config) {
-        return t.version === version && t.result === result && t.companyId === companyId && t.at >= 0 && second - t.at < DEDUPE_WINDOW_S;
-      }
+  /** The entity's slot in the cache, remembering it from now on. */
+  entity(kind: number, id: string, hash: number): number {
+    const key = keyOf(hash, kind);
+    let cache = this.entities;
+    const slot = cache.find(key, id, null);
+    if (slot >= 0) return slot;
+    if (cache.crowded(key)) {
+      this.entities = cache = cache.grown();
+      this.entityEpoch++;
     }
-    return false;
+    return cache.claim(key, id, null);
   }
 
-  /** Counts a check: remembered by `owner`, tallied for the user and the company. Returns the rows it added. */
-  count(
-    owner: Seen,
-    user: Seen | null,
-    company: Seen | null,
-    flagKey: string,
-    config: boolean,
-    version: number,
-    result: unknown,
-    now: number,
-    sample: CheckSample | undefined,
-  ): number {
-    const mine = this.tally(owner, flagKey, config);
-    mine.version = version;
-    mine.result = result;
-    mine.companyId = company === null ? null : company.id;
-    mine.at = this.seconds(now);
-    const exposure = result === true;
-    const since = now > this.base ? now - this.base : 0;
-    let added = 0;
-    if (user !== null) added += this.add(user === owner ? mine : this.tally(user, flagKey, config), user, exposure, since);
-    if (company !== null) added += this.add(company === owner ? mine : this.tally(company, flagKey, config), company, exposure, since);
-    const day = Math.floor(now / DAY_MS);
-    let daily = this.lastDaily;
-    if (daily === undefined || daily.flagKey !== flagKey || daily.day !== day) {
-      const key = `${flagKey}\u0000${day}`;
-      daily = this.daily.get(key);
-      if (daily === undefined) {
-        this.daily.set(key, (daily = { flagKey, day, checks: 0, lastCheck: now }));
-        added++;
-      }
-      this.lastDaily = daily;
+  /** The entity's slot, or -1, without remembering a new one (a full buffer records nothing). */
+  peekEntity(kind: number, id: string, hash: number): number {
+    return this.entities.find(keyOf(hash, kind), id, null);
+  }
+
+  /** Whether the entity's attributes need syncing: a minute since the last sync, or attributes that hash apart. */
+  needsSync(slot: number, entity: Record<string, unknown>, now: number): boolean {
+    const meta = this.entities.meta;
+    const m = slot * 8;
+    return now - meta[m + SYNCED_AT]! >= DEDUPE_WINDOW_MS || attributeHash(entity) !== meta[m + ATTRIBUTES_HASH];
+  }
+
+  /** Queues the entity's attributes (copied at the flush); returns the rows it added. */
+  sync(kind: number, slot: number, entity: Record<string, unknown>, now: number): number {
+    const cache = this.entities;
+    const m = slot * 8;
+    cache.meta[m + ATTRIBUTES_HASH] = attributeHash(entity);
+    cache.meta[m + SYNCED_AT] = now;
+    const serial = cache.meta[m + SYNC]!;
+    if (this.syncs.holds(serial)) {
+      this.syncs.merge(serial, entity, now);
+      return 0;
     }
-    daily.checks++;
-    if (now > daily.lastCheck) daily.lastCheck = now;
+    cache.meta[m + SYNC] = this.syncs.add(kind, cache.ids[slot]!, entity, now);
+    return 1;
+  }
+
+  /** The company the user of `slot` was last associated with. */
+  companyOf(slot: number): unknown {
+    return this.entities.refs[slot * 4 + MEMBER_OF];
+  }
+
+  associate(userSlot: number, companyId: string, now: number): number {
+    const cache = this.entities;
+    cache.refs[userSlot * 4 + MEMBER_OF] = companyId;
+    this.memberships.add(companyId, cache.ids[userSlot]!, now);
+    return 1;
+  }
+
+  /** Finds where the call's owner (its user, else its company, else the anonymous entry) keeps its check of the flag. */
+  findOwnerCheck(call: CheckCall): void {
+    if (call.flagKey !== this.lastFlagKey) {
+      this.lastFlagKey = call.flagKey;
+      this.lastFlagHash = stringHash(call.flagKey);
+    }
+    if (call.userId !== null) {
+      call.owner = call.userSlot < 0 ? NONE : this.locate(call.userSlot, USER, call.userId, call.userHash, call, false);
+    } else if (call.companyId !== null) {
+      call.owner = call.companySlot < 0 ? NONE : this.locate(call.companySlot, COMPANY, call.companyId, call.companyHash, call, false);
+    } else {
+      const slot = this.checks.find(keyOf(checkHash(0, this.lastFlagHash), ANONYMOUS * 2 + (call.config ? 1 : 0)), '', call.flagKey);
+      call.owner = slot < 0 ? NONE : -2 - slot;
+    }
+  }
+
+  /** Whether the owner counted this check (same version, result and company) within the window. */
+  isCounted(call: CheckCall, now: number): boolean {
+    const at = call.owner;
+    if (at === NONE) return false;
+    const cache = at >= 0 ? this.entities : this.checks;
+    const slot = at >= 0 ? at : -2 - at;
+    const m = slot * cache.metaStride;
+    const r = slot * cache.refStride;
+    return (
+      cache.meta[m + VERSION] === call.version &&
+      cache.refs[r + RESULT] === call.result &&
+      cache.refs[r + COMPANY_OF_CHECK] === call.companyId &&
+      now - cache.meta[m + COUNTED_AT]! < DEDUPE_WINDOW_MS
+    );
+  }
+
+  /**
+   * Counts a check (after `findOwnerCheck`): remembered by its owner, tallied for the user and the company. Returns
+   * the rows it added. The entities' slots are those the context sync just found or claimed.
+   */
+  count(call: CheckCall, now: number, sample: CheckSample | undefined): number {
+    const exposure = call.result === true;
+    let at = call.owner;
+    if (at === NONE) {
+      if (call.userId !== null) at = this.locate(call.userSlot, USER, call.userId, call.userHash, call, true);
+      else if (call.companyId !== null) at = this.locate(call.companySlot, COMPANY, call.companyId, call.companyHash, call, true);
+      else at = -2 - this.claimCheck(keyOf(checkHash(0, this.lastFlagHash), ANONYMOUS * 2 + (call.config ? 1 : 0)), '', call.flagKey);
+    }
+    const cache = at >= 0 ? this.entities : this.checks;
+    const slot = at >= 0 ? at : -2 - at;
+    const m = slot * cache.metaStride;
+    const r = slot * cache.refStride;
+    cache.meta[m + VERSION] = call.version;
+    cache.meta[m + COUNTED_AT] = now;
+    cache.refs[r + RESULT] = call.result;
+    cache.refs[r + COMPANY_OF_CHECK] = call.companyId;
+    let added = 0;
+    // The owner's location is used before the company's is claimed: a claim may grow the check cache and move it.
+    if (call.userId !== null) added += this.tally(at, USER, call.userId, call.flagKey, exposure, now);
+    if (call.companyId !== null) {
+      if (call.userId !== null) at = this.locate(call.companySlot, COMPANY, call.companyId, call.companyHash, call, true);
+      added += this.tally(at, COMPANY, call.companyId, call.flagKey, exposure, now);
+    }
+    added += this.countDaily(call.flagKey, now);
     if (sample) {
       this.samples.push({
         id: newId('ev'),
         envId: this.envId,
-        action: config ? 'check-config' : 'check',
-        flagKey,
-        targetingVersion: version,
-        userId: user === null ? null : user.id,
-        companyId: company === null ? null : company.id,
+        action: call.config ? 'check-config' : 'check',
+        flagKey: call.flagKey,
+        targetingVersion: call.version,
+        userId: call.userId,
+        companyId: call.companyId,
         evalContext: sample.context,
         evalResult: sample.result,
         evalRuleResults: [...sample.ruleResults],
@@ -142,61 +213,15 @@ export class EnvAnalytics {
     return added;
   }
 
-  /** Whether the entity's attributes need syncing: a new object whose hash differs, or a minute since the last sync. */
-  needsSync(seen: Seen, entity: Record<string, unknown>, second: number): boolean {
-    if (seen.syncedAt < 0 || second - seen.syncedAt >= DEDUPE_WINDOW_S) return true;
-    if (seen.object === entity) return false;
-    if (attributeHash(entity) === seen.hash) {
-      seen.object = entity;
-      return false;
-    }
-    return true;
-  }
-
-  /** Queues the entity's attributes (copied at the flush); returns the rows it added. */
-  sync(seen: Seen, entity: Record<string, unknown>, now: number): number {
-    seen.object = entity;
-    seen.hash = attributeHash(entity);
-    seen.syncedAt = this.seconds(now);
-    const added = seen.sync === undefined ? 1 : 0;
-    // Two objects within one flush: the attributes of both, the later winning, as two upserts would merge.
-    seen.sync = seen.sync === undefined ? entity : { ...seen.sync, ...entity };
-    seen.syncAt = now > this.base ? now - this.base : 0;
-    this.enlist(seen);
-    return added;
-  }
-
-  associate(user: Seen, companyId: string, now: number): number {
-    user.company = companyId;
-    this.memberships.push({ companyId, userId: user.id, at: now });
-    return 1;
-  }
-
   /** Everything pending, as ingestion batches of at most `size` items, and resets. */
-  drain(size: number, now: number): IngestBatch[] {
+  drain(size: number): IngestBatch[] {
     const envId = this.envId;
-    const base = this.base;
-    this.base = now;
     const entities: EntityUpsert[] = [];
-    const entityStats: EntityFlagStatsRecord[] = [];
-    for (const seen of this.pending) {
-      seen.pending = false;
-      if (seen.type === null) continue;
-      if (seen.sync !== undefined) {
-        // Attributes JSON cannot hold cannot be stored: that entity is not synced (its checks still count).
-        const attributes = attributesOf(seen.sync);
-        if (attributes !== undefined) entities.push({ envId, type: seen.type, id: seen.id, attributes, at: iso(base + seen.syncAt) });
-        seen.sync = undefined;
-      }
-      this.drainTallies(seen, entityStats, base);
-    }
+    this.syncs.drain(envId, entities);
     const memberships: MembershipRecord[] = [];
-    for (const m of this.memberships) {
-      const at = iso(m.at);
-      memberships.push({ envId, companyId: m.companyId, userId: m.userId, createdAt: at });
-      // The user of a membership exists, as after `POST /company` with a userId.
-      entities.push({ envId, type: 'user', id: m.userId, attributes: {}, at });
-    }
+    this.memberships.drain(envId, memberships, entities);
+    const entityStats: EntityFlagStatsRecord[] = [];
+    this.tallies.drain(envId, entityStats);
     const dailyStats: FlagDailyStatsRecord[] = [];
     for (const d of this.daily.values()) {
       dailyStats.push({
@@ -210,109 +235,67 @@ export class EnvAnalytics {
       });
     }
     const checks = this.samples;
-    this.pending = [];
-    this.memberships = [];
     this.daily = new Map();
     this.lastDaily = undefined;
     this.samples = [];
     return batches(size, { entities, memberships, entityStats, dailyStats, checks });
   }
 
-  /** The entity's pending counts as one stats row per flag (a flag's checks and config checks together). */
-  private drainTallies(seen: Seen, out: EntityFlagStatsRecord[], base: number): void {
-    const byFlag = new Map<string, EntityFlagStatsRecord>();
-    for (let t = seen.tallies; t !== null; t = t.next) {
-      if (t.checks === 0) continue;
-      const flagKey = t.flagKey!;
-      const row = byFlag.get(flagKey);
-      const firstExposureAt = t.firstExposure < 0 ? null : iso(base + t.firstExposure);
-      const lastExposureAt = t.lastExposure < 0 ? null : iso(base + t.lastExposure);
-      const lastCheckAt = iso(base + t.lastCheck);
-      if (row === undefined) {
-        const fresh: EntityFlagStatsRecord = {
-          envId: this.envId,
-          entityType: seen.type!,
-          entityId: seen.id,
-          flagKey,
-          firstExposureAt,
-          lastExposureAt,
-          exposureCount: t.exposures,
-          lastCheckAt,
-          checkCount: t.checks,
-          firstTrackAt: null,
-          lastTrackAt: null,
-          trackCount: 0,
-        };
-        byFlag.set(flagKey, fresh);
-        out.push(fresh);
-      } else {
-        row.checkCount += t.checks;
-        row.exposureCount += t.exposures;
-        if (firstExposureAt !== null && (row.firstExposureAt === null || firstExposureAt < row.firstExposureAt)) row.firstExposureAt = firstExposureAt;
-        if (lastExposureAt !== null && (row.lastExposureAt === null || lastExposureAt > row.lastExposureAt)) row.lastExposureAt = lastExposureAt;
-        if (lastCheckAt > row.lastCheckAt!) row.lastCheckAt = lastCheckAt;
+  /**
+   * Where an entity keeps its check of the call's flag: inline in its slot when that is its first flag (claimed there
+   * when free and `claim`), else in the check cache (claimed when `claim`).
+   */
+  private locate(slot: number, kind: number, id: string, hash: number, call: CheckCall, claim: boolean): Location {
+    const entities = this.entities;
+    const config = call.config ? 1 : 0;
+    const inline = entities.refs[slot * 4 + FLAG];
+    if (inline === call.flagKey && entities.meta[slot * 8 + CONFIG] === config) return slot;
+    if (inline === null && claim) {
+      entities.refs[slot * 4 + FLAG] = call.flagKey;
+      entities.meta[slot * 8 + CONFIG] = config;
+      return slot;
+    }
+    const key = keyOf(checkHash(hash, this.lastFlagHash), kind * 2 + config);
+    const found = this.checks.find(key, id, call.flagKey);
+    if (found >= 0) return -2 - found;
+    return claim ? -2 - this.claimCheck(key, id, call.flagKey) : NONE;
+  }
+
+  private claimCheck(key: number, id: string, flagKey: string): number {
+    let checks = this.checks;
+    if (checks.crowded(key)) this.checks = checks = checks.grown();
+    return checks.claim(key, id, flagKey);
+  }
+
+  /** Adds the check to the pending counts of the entity and flag kept `at`; returns 1 when that is a new row. */
+  private tally(at: Location, kind: number, id: string, flagKey: string, exposure: boolean, now: number): number {
+    const cache = at >= 0 ? this.entities : this.checks;
+    const m = (at >= 0 ? at : -2 - at) * cache.metaStride + TALLY;
+    let serial = cache.meta[m]!;
+    let added = 0;
+    if (!this.tallies.holds(serial)) {
+      cache.meta[m] = serial = this.tallies.add(kind, id, flagKey);
+      added = 1;
+    }
+    this.tallies.count(serial, exposure, now);
+    return added;
+  }
+
+  private countDaily(flagKey: string, now: number): number {
+    const day = Math.floor(now / DAY_MS);
+    let daily = this.lastDaily;
+    let added = 0;
+    if (daily === undefined || daily.flagKey !== flagKey || daily.day !== day) {
+      const key = `${flagKey}\u0000${day}`;
+      daily = this.daily.get(key);
+      if (daily === undefined) {
+        this.daily.set(key, (daily = { flagKey, day, checks: 0, lastCheck: now }));
+        added = 1;
       }
-      t.checks = 0;
-      t.exposures = 0;
-      t.firstExposure = -1;
-      t.lastExposure = -1;
-      t.lastCheck = -1;
+      this.lastDaily = daily;
     }
-  }
-
-  private tally(seen: Seen, flagKey: string, config: boolean): Tally {
-    for (let t = seen.tallies; t !== null; t = t.next) if (t.flagKey === flagKey && t.config === config) return t;
-    let t: Tally;
-    if (seen.flagKey === null) {
-      // The entity's own slot is free: it becomes this flag's tally (its counts are zero, its dedupe memory reset).
-      t = seen;
-      t.flagKey = flagKey;
-      t.config = config;
-      t.version = -1;
-      t.result = undefined;
-      t.companyId = null;
-      t.at = -1;
-      t.next = seen.tallies;
-    } else {
-      t = new Tally(flagKey, config, seen.tallies);
-    }
-    seen.tallies = t;
-    if (++seen.length > FLAGS_PER_ENTITY) this.forgetOldest(seen);
-    return t;
-  }
-
-  /** Drops the oldest tally of an entity with too many flags, unless it has counts to flush (kept until then). */
-  private forgetOldest(seen: Seen): void {
-    let before: Tally | null = null;
-    let t = seen.tallies;
-    while (t !== null && t.next !== null) {
-      before = t;
-      t = t.next;
-    }
-    if (before !== null && t !== null && t.checks === 0) {
-      before.next = null;
-      seen.length--;
-      if (t === seen) seen.flagKey = null;
-    }
-  }
-
-  /** Adds the check (at `since` ms after the flush base) to a tally; returns 1 when it is a new row for the flush. */
-  private add(t: Tally, seen: Seen, exposure: boolean, since: number): number {
-    const fresh = t.checks === 0;
-    t.checks++;
-    if (since > t.lastCheck) t.lastCheck = since;
-    if (exposure) {
-      t.exposures++;
-      if (t.firstExposure < 0 || since < t.firstExposure) t.firstExposure = since;
-      if (since > t.lastExposure) t.lastExposure = since;
-    }
-    this.enlist(seen);
-    return fresh ? 1 : 0;
-  }
-
-  private enlist(seen: Seen): void {
-    if (seen.pending) return;
-    seen.pending = true;
-    this.pending.push(seen);
+    daily.checks++;
+    if (now > daily.lastCheck) daily.lastCheck = now;
+    return added;
   }
 }

@@ -2,8 +2,9 @@ import { invalidateRemoteContext } from '../runtime/context/remote-context.js';
 import type { IngestBatch } from '../ingestion/ingest-batch.js';
 import type { Services } from '../services.js';
 import type { FlagEvaluation } from '@flagmount/engine';
-import { EnvAnalytics } from './env-analytics.js';
-import type { CheckSample, Seen } from './seen.js';
+import { stringHash } from './attribute-hash.js';
+import { COMPANY, USER } from './entity-cache.js';
+import { CheckCall, EnvAnalytics, type CheckSample } from './env-analytics.js';
 import type { FlagContext } from './types.js';
 
 const FLUSH_INTERVAL_MS = 1_000;
@@ -94,17 +95,22 @@ export class EventBuffer {
     this.clockExpiry = false;
   };
 
-  /** The context objects of the last call whose sync went through whole (see `record`). */
-  private readonly lastSync: {
-    user: FlagContext['user'] | undefined;
-    company: FlagContext['company'] | undefined;
-    env: EnvAnalytics | undefined;
-    second: number;
-    userId: string | null;
-    companyId: string | null;
-    userSeen: Seen | null;
-    companySeen: Seen | null;
-  } = { user: undefined, company: undefined, env: undefined, second: -1, userId: null, companyId: null, userSeen: null, companySeen: null };
+  /** The last call's user and company objects, when their sync went through whole (see `record`). */
+  private readonly lastSync = {
+    user: undefined as FlagContext['user'] | undefined,
+    company: undefined as FlagContext['company'] | undefined,
+    env: undefined as EnvAnalytics | undefined,
+    second: -1,
+    userId: null as string | null,
+    userHash: 0,
+    userSlot: -1,
+    companyId: null as string | null,
+    companyHash: 0,
+    companySlot: -1,
+    entityEpoch: -1,
+  };
+  /** The current call's inputs, reused. */
+  private readonly call = new CheckCall();
 
   constructor(private readonly services: Services) {}
 
@@ -146,105 +152,108 @@ export class EventBuffer {
     evaluation: FlagEvaluation | undefined,
   ): void {
     const now = this.clock();
-    const env = this.env(envId, now);
-    const second = env.seconds(now);
+    const env = this.env(envId);
     const user = context.user;
     const company = context.company;
-    const userId = typeof user === 'object' && user !== null ? idOf(user.id) : null;
-    const companyId = typeof company === 'object' && company !== null ? idOf(company.id) : null;
-    if (this.pendingChecks >= MAX_PENDING_CHECK_ROWS && this.pendingContext >= MAX_PENDING_CONTEXT_ROWS) {
-      this.whenFull(env, user, userId, companyId, flagKey, config, version, result, second);
-      return;
-    }
-    let userSeen: Seen | null;
-    let companySeen: Seen | null;
+    const call = this.call;
+    const userId = (call.userId = typeof user === 'object' && user !== null ? idOf(user.id) : null);
+    const companyId = (call.companyId = typeof company === 'object' && company !== null ? idOf(company.id) : null);
+    const second = Math.floor(now / 1000);
     const last = this.lastSync;
     if (
       last.user === user && last.company === company && last.env === env && last.second === second &&
-      last.userId === userId && last.companyId === companyId && user !== undefined
+      last.userId === userId && last.companyId === companyId && last.entityEpoch === env.entityEpoch && user !== undefined
     ) {
-      // The same user and company objects as the last call, this second, synced without a drop: what needsSync would
-      // answer (same object, within the window), without the lookups. getFlag then isEnabled, or several flags of
-      // one request, meet this.
-      userSeen = last.userSeen;
-      companySeen = last.companySeen;
+      // The same user and company objects as the last call, this second, synced without a drop: nothing to sync
+      // (same object, within the window), nothing to hash or look up. getFlag then isEnabled, or several flags of
+      // one request.
+      call.userHash = last.userHash;
+      call.userSlot = last.userSlot;
+      call.companyHash = last.companyHash;
+      call.companySlot = last.companySlot;
     } else {
-      userSeen = userId !== null ? env.user(userId) : null;
-      companySeen = companyId !== null ? env.company(companyId) : null;
-      if (this.syncContext(env, user, company, userSeen, companySeen, companyId, second, now)) {
+      call.userHash = userId !== null ? stringHash(userId) : 0;
+      call.companyHash = companyId !== null ? stringHash(companyId) : 0;
+      if (this.pendingChecks >= MAX_PENDING_CHECK_ROWS && this.pendingContext >= MAX_PENDING_CONTEXT_ROWS) {
+        this.peekContext(env, user, now);
+        last.user = undefined;
+      } else if (this.syncContext(env, user, company, now)) {
         last.user = user;
         last.company = company;
         last.env = env;
         last.second = second;
         last.userId = userId;
+        last.userHash = call.userHash;
+        last.userSlot = call.userSlot;
         last.companyId = companyId;
-        last.userSeen = userSeen;
-        last.companySeen = companySeen;
+        last.companyHash = call.companyHash;
+        last.companySlot = call.companySlot;
+        last.entityEpoch = env.entityEpoch;
       } else {
         last.user = undefined;
       }
     }
     if (flagKey === null) return;
-    const seen = userSeen ?? companySeen ?? env.anonymousEntry;
-    if (env.isCounted(seen, flagKey, config, version, result, companyId, second)) return;
+    call.flagKey = flagKey;
+    call.config = config;
+    call.version = version;
+    call.result = result;
+    env.findOwnerCheck(call);
+    if (env.isCounted(call, now)) return;
     if (this.pendingChecks >= MAX_PENDING_CHECK_ROWS) {
       this.drop('check');
       return;
     }
     const sample = evaluation !== undefined && env.sampleCount < SAMPLES_PER_FLUSH ? sampleOf(context, config, evaluation) : undefined;
     this.stats.checksCounted++;
-    this.pendingChecks += this.added(env.count(seen, userSeen, companySeen, flagKey, config, version, result, now, sample));
+    this.pendingChecks += this.added(env.count(call, now, sample));
   }
 
-  /** The node SDK's context sync of a user and company; false when a full buffer dropped part of it. */
-  private syncContext(
-    env: EnvAnalytics,
-    user: FlagContext['user'],
-    company: FlagContext['company'],
-    userSeen: Seen | null,
-    companySeen: Seen | null,
-    companyId: string | null,
-    second: number,
-    now: number,
-  ): boolean {
+  /**
+   * The node SDK's context sync of the call's user and company, remembering both (their slots set on the call);
+   * false when a full buffer dropped part of it.
+   */
+  private syncContext(env: EnvAnalytics, user: FlagContext['user'], company: FlagContext['company'], now: number): boolean {
+    const call = this.call;
+    const { userId, companyId } = call;
+    const epoch = env.entityEpoch;
+    call.companySlot = companyId !== null ? env.entity(COMPANY, companyId, call.companyHash) : -1;
+    call.userSlot = userId !== null ? env.entity(USER, userId, call.userHash) : -1;
+    // Remembering the user grew the cache: the company's slot moved.
+    if (companyId !== null && env.entityEpoch !== epoch) call.companySlot = env.entity(COMPANY, companyId, call.companyHash);
     let whole = true;
-    if (userSeen !== null && env.needsSync(userSeen, user!, second)) {
-      if (this.pendingContext < MAX_PENDING_CONTEXT_ROWS) this.pendingContext += this.added(env.sync(userSeen, user!, now));
-      else whole = this.drop('context');
+    if (call.companySlot >= 0 && env.needsSync(call.companySlot, company!, now)) {
+      if (this.roomForContext()) this.pendingContext += this.added(env.sync(COMPANY, call.companySlot, company!, now));
+      else whole = false;
     }
-    if (companySeen !== null) {
-      if (env.needsSync(companySeen, company!, second)) {
-        if (this.pendingContext < MAX_PENDING_CONTEXT_ROWS) this.pendingContext += this.added(env.sync(companySeen, company!, now));
-        else whole = this.drop('context');
-      }
-      if (userSeen !== null && userSeen.company !== companyId) {
-        if (this.pendingContext < MAX_PENDING_CONTEXT_ROWS) this.pendingContext += this.added(env.associate(userSeen, companyId!, now));
-        else whole = this.drop('context');
-      }
+    if (call.userSlot < 0) return whole;
+    if (env.needsSync(call.userSlot, user!, now)) {
+      if (this.roomForContext()) this.pendingContext += this.added(env.sync(USER, call.userSlot, user!, now));
+      else whole = false;
+    }
+    if (companyId !== null && env.companyOf(call.userSlot) !== companyId) {
+      if (this.roomForContext()) this.pendingContext += this.added(env.associate(call.userSlot, companyId, now));
+      else whole = false;
     }
     return whole;
   }
 
+  /** Whether a context update fits the budget; if not, it is counted as dropped. */
+  private roomForContext(): boolean {
+    if (this.pendingContext < MAX_PENDING_CONTEXT_ROWS) return true;
+    this.drop('context');
+    return false;
+  }
+
   /**
-   * Both budgets spent: only counts what would have been recorded, creating nothing (a flood of new users then costs
-   * lookups, not memory). A check already counted within the minute is no drop.
+   * Both budgets spent: looks the entities up without remembering new ones (a flood of new users then costs
+   * lookups, not memory), counting the user update the sync would have queued as dropped.
    */
-  private whenFull(
-    env: EnvAnalytics,
-    user: Record<string, unknown> | undefined,
-    userId: string | null,
-    companyId: string | null,
-    flagKey: string | null,
-    config: boolean,
-    version: number,
-    result: unknown,
-    second: number,
-  ): void {
-    const owner = userId !== null ? env.peek('user', userId) : companyId !== null ? env.peek('company', companyId) : env.anonymousEntry;
-    if (userId !== null && (owner === undefined || env.needsSync(owner, user!, second))) this.drop('context');
-    if (flagKey !== null && (owner === undefined || !env.isCounted(owner, flagKey, config, version, result, companyId, second))) {
-      this.drop('check');
-    }
+  private peekContext(env: EnvAnalytics, user: FlagContext['user'], now: number): void {
+    const call = this.call;
+    call.companySlot = call.companyId !== null ? env.peekEntity(COMPANY, call.companyId, call.companyHash) : -1;
+    call.userSlot = call.userId !== null ? env.peekEntity(USER, call.userId, call.userHash) : -1;
+    if (call.userId !== null && (call.userSlot < 0 || env.needsSync(call.userSlot, user!, now))) this.drop('context');
   }
 
   /** Submits everything buffered; resolves when committed. Failures are logged, never thrown (as in the SDK). */
@@ -256,7 +265,7 @@ export class EventBuffer {
     if (this.pendingChecks + this.pendingContext === 0) return this.flushing;
     const batches: IngestBatch[] = [];
     const now = this.services.now().getTime();
-    for (const env of this.envs.values()) batches.push(...env.drain(BATCH_ITEMS, now));
+    for (const env of this.envs.values()) batches.push(...env.drain(BATCH_ITEMS));
     this.pendingChecks = 0;
     this.pendingContext = 0;
     this.flushing = this.flushing.then(() => this.submit(batches));
@@ -275,12 +284,12 @@ export class EventBuffer {
     }
   }
 
-  private env(envId: string, now: number): EnvAnalytics {
+  private env(envId: string): EnvAnalytics {
     const last = this.last;
     if (last !== undefined && last.envId === envId) return last;
     let env = this.envs.get(envId);
     if (!env) {
-      env = new EnvAnalytics(envId, now);
+      env = new EnvAnalytics(envId);
       this.envs.set(envId, env);
     }
     this.last = env;
@@ -303,7 +312,8 @@ export class EventBuffer {
   private drop(kind: 'check' | 'context'): false {
     if (kind === 'check') this.stats.checksDropped++;
     else this.stats.contextUpdatesDropped++;
-    const now = Date.now();
+    // The coarse clock of this call: a drop happens in a flood, where reading the time per call would cost most.
+    const now = this.clockMs;
     if (now - this.lastDropLog < DROP_LOG_INTERVAL_MS) return false;
     this.lastDropLog = now;
     try {
