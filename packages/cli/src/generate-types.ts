@@ -1,4 +1,5 @@
-import type { ExportDocument } from './export-document.js';
+import { manifestType, type ManifestFlagType } from '@flagmount/core';
+import type { ExportDocument, ExportFlag } from './export-document.js';
 
 /** A TypeScript type for a JSON value: widened (`string`, not the literal), objects member by member. */
 export function jsonType(value: unknown, indent = ''): string {
@@ -36,6 +37,8 @@ export interface TypesOptions {
   reflag: boolean;
   /** Augment `@flagmount/core`'s `Flags`, which types the in-process clients (default true). */
   flagmount: boolean;
+  /** Set OpenFeature's flag-key types, which the server and web SDKs' clients take (default false). */
+  openfeature: boolean;
 }
 
 /**
@@ -47,7 +50,7 @@ export interface TypesOptions {
 export function generateTypes(doc: ExportDocument, options: TypesOptions): string {
   const flags = doc.flags.filter((f) => !f.archived);
   const members = flags.map((flag) => {
-    const payloads = Object.values(flag.targeting).flatMap((t) => t.config.variants.map((v) => jsonType(v.payload ?? null, '    ')));
+    const payloads = payloadsOf(flag).map((p) => jsonType(p ?? null, '    '));
     const type = payloads.length ? `{ config: { payload: ${union(payloads)} } }` : 'boolean';
     const doc = [flag.name, flag.description].filter(Boolean).join(' — ').replace(/\*\//g, '* /');
     return `  /** ${doc} */\n  ${JSON.stringify(flag.key)}: ${type};`;
@@ -62,5 +65,30 @@ export function generateTypes(doc: ExportDocument, options: TypesOptions): strin
   ];
   if (options.reflag) lines.push("declare module '@reflag/node-sdk' {", '  interface Flags extends GeneratedFlags {}', '}', '');
   if (options.flagmount) lines.push("declare module '@flagmount/core' {", '  interface Flags extends GeneratedFlags {}', '}', '');
+  if (options.openfeature) lines.push(...openFeatureKeys(flags));
   return lines.join('\n');
+}
+
+const payloadsOf = (flag: ExportFlag) => Object.values(flag.targeting).flatMap((t) => t.config.variants.map((v) => v.payload));
+
+const OPENFEATURE_KEY_TYPES: Record<string, readonly ManifestFlagType[]> = {
+  BooleanFlagKey: ['boolean'],
+  StringFlagKey: ['string'],
+  NumberFlagKey: ['integer', 'float'],
+  ObjectFlagKey: ['object'],
+};
+
+/**
+ * OpenFeature's own way to type flag keys: `@openfeature/core` declares `BooleanFlagKey` … `ObjectFlagKey` as
+ * `string` for consumers to redeclare, and both SDKs' clients take them. A key goes under the type of the OpenFeature
+ * manifest (what OFREP and the provider answer for it), so `getStringValue` of a boolean flag fails to compile too;
+ * a type no flag has is `never`, so no call of that method compiles.
+ */
+function openFeatureKeys(flags: readonly ExportFlag[]): string[] {
+  const typed = flags.map((flag) => ({ key: JSON.stringify(flag.key), type: manifestType(payloadsOf(flag)) }));
+  const aliases = Object.entries(OPENFEATURE_KEY_TYPES).map(([alias, types]) => {
+    const keys = typed.filter((f) => types.includes(f.type)).map((f) => f.key);
+    return `  export type ${alias} = ${keys.length ? keys.join(' | ') : 'never'};`;
+  });
+  return ["declare module '@openfeature/core' {", ...aliases, '}', ''];
 }

@@ -14,7 +14,7 @@ export const HELP: Record<string, string> = {
 Usage: flagmount <command> [options]
 
 Commands:
-  types [--out flags.d.ts]                     typed flag keys for Reflag's node SDK and Flagmount's clients
+  types [--out flags.d.ts]                     typed flag keys for Reflag's node SDK, Flagmount's clients, OpenFeature
   export [--format json|yaml] [--out file]     the app's setup as one deterministic document
   import <file> [--dry-run]                    upsert a setup by keys and names; --dry-run prints the diff only
   flags list                                   every flag with its status in each environment
@@ -24,7 +24,7 @@ ${CONNECTION}
 
 Run flagmount <command> --help for a command's options.
 ${EXIT_CODES}`,
-  types: `Usage: flagmount types [--out flags.d.ts] [--only reflag|flagmount] [connection]
+  types: `Usage: flagmount types [--out flags.d.ts] [--only reflag|flagmount] [--openfeature] [connection]
 
 Writes a declaration file that augments the Flags interface of @reflag/node-sdk and of @flagmount/core, so
 that an unknown or removed flag key fails to compile, and each flag's config payload is typed (the union of its
@@ -32,6 +32,8 @@ variants' payloads in every environment). Archived flags are left out.
 
   --out <file>       write there (default: print)
   --only <module>    augment only reflag (@reflag/node-sdk) or flagmount (@flagmount/core)
+  --openfeature      also set OpenFeature's flag-key types (@openfeature/core), which the server and web SDKs'
+                     clients take: getBooleanValue only boolean flags, getStringValue only string ones, …
 
 ${CONNECTION}`,
   export: `Usage: flagmount export [--format json|yaml] [--out file] [connection]

@@ -23,8 +23,8 @@ export interface Connection {
   app?: string | undefined;
 }
 
-/** Option values: strings, except the boolean switches (`--dry-run`, `--help`). */
-export type Values = Connection & { [name: string]: string | undefined } & { 'dry-run'?: boolean; help?: boolean };
+/** Option values: strings, except the boolean switches (`--dry-run`, `--openfeature`, `--help`). */
+export type Values = Connection & { [name: string]: string | undefined } & { 'dry-run'?: boolean; openfeature?: boolean; help?: boolean };
 
 /** `util.parseArgs`, strict, its errors turned into one usage line. */
 export function parse(args: readonly string[], options: Options, positionals = 0): { values: Values; positionals: string[] } {

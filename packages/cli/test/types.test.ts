@@ -11,9 +11,13 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 /** Code a host writes against the generated file: every line compiles. */
 const GOOD = `import type { ReflagClient } from '@reflag/node-sdk';
 import type { FlagmountClient } from '@flagmount/core';
+import type { Client } from '@openfeature/server-sdk';
+import type { Client as WebClient } from '@openfeature/web-sdk';
 
 declare const reflag: ReflagClient;
 declare const flags: { client: FlagmountClient };
+declare const openFeature: Client;
+declare const web: WebClient;
 type Banner = { color: string; size: number } | string | undefined;
 
 export const a: boolean = flags.client.isEnabled('new-checkout', { user: { id: 'u1' } });
@@ -22,14 +26,21 @@ export const c: boolean = reflag.getFlag({ user: { id: 'u1' } }, 'new-checkout')
 export const d: Banner = flags.client.getFlag({}, 'banner').config.payload;
 export const e: Banner = reflag.getFlag({}, 'banner').config.payload;
 export const f: Banner = flags.client.getFlags({}).banner.config.payload;
+export const g: Promise<boolean> = openFeature.getBooleanValue('new-checkout', false, { targetingKey: 'u1' });
+export const h = openFeature.getObjectDetails('banner', { color: 'red' });
+export const i: boolean = web.getBooleanValue('new-checkout', false);
 `;
 
 /** Each line after the header is a mistake the generated types must catch. */
 const BAD_HEADER = `import type { ReflagClient } from '@reflag/node-sdk';
 import type { FlagmountClient } from '@flagmount/core';
+import type { Client } from '@openfeature/server-sdk';
+import type { Client as WebClient } from '@openfeature/web-sdk';
 
 declare const reflag: ReflagClient;
 declare const flags: { client: FlagmountClient };
+declare const openFeature: Client;
+declare const web: WebClient;
 `;
 const BAD_LINES = [
   "flags.client.isEnabled('typo');",
@@ -38,6 +49,12 @@ const BAD_LINES = [
   "flags.client.isEnabled('legacy-search');",
   "export const n: number | undefined = flags.client.getFlag({}, 'banner').config.payload;",
   "export const m: number | undefined = reflag.getFlag({}, 'banner').config.payload;",
+  // --openfeature: OpenFeature's clients take the keys of their method's type (the manifest's), live ones only.
+  "openFeature.getBooleanValue('typo', false);",
+  "openFeature.getBooleanValue('legacy-search', false);",
+  "openFeature.getObjectValue('new-checkout', {});",
+  "openFeature.getStringValue('banner', '');",
+  "web.getBooleanDetails('typo', false);",
 ];
 
 describe('flagmount types', () => {
@@ -63,6 +80,22 @@ describe('flagmount types', () => {
     expect(text).not.toContain('legacy-search');
     expect(text).toContain("declare module '@reflag/node-sdk' {");
     expect(text).toContain("declare module '@flagmount/core' {");
+    expect(text).not.toContain('@openfeature');
+    const openFeature = await cli(['types', '--url', mount.url, '--key', MANAGEMENT_KEY, '--openfeature'], tmp.dir);
+    expect(openFeature.code, openFeature.stderr).toBe(0);
+    // The same file, plus OpenFeature's key types after a blank line.
+    expect(openFeature.stdout).toBe(
+      `${text}\n` +
+      [
+        "declare module '@openfeature/core' {",
+        '  export type BooleanFlagKey = "new-checkout";',
+        '  export type StringFlagKey = never;',
+        '  export type NumberFlagKey = never;',
+        '  export type ObjectFlagKey = "banner";',
+        '}',
+        '',
+      ].join('\n'),
+    );
     const only = await cli(['types', '--url', mount.url, '--key', MANAGEMENT_KEY, '--only', 'flagmount'], tmp.dir);
     expect(only.stdout).not.toContain('@reflag/node-sdk');
 
@@ -71,8 +104,8 @@ describe('flagmount types', () => {
     expect(readFileSync(join(tmp.dir, 'flags.d.ts'), 'utf8')).toBe(text);
   });
 
-  it('type-checks: known keys compile, unknown or archived keys and wrong payload types fail (Reflag SDK and Flagmount clients); so do the docs samples', async () => {
-    expect((await cli(['types', '--url', mount.url, '--key', MANAGEMENT_KEY, '--out', 'flags.d.ts'], tmp.dir)).code).toBe(0);
+  it('type-checks: known keys compile, unknown or archived keys and wrong payload types fail (Reflag SDK, Flagmount and OpenFeature clients); so do the docs samples', async () => {
+    expect((await cli(['types', '--url', mount.url, '--key', MANAGEMENT_KEY, '--openfeature', '--out', 'flags.d.ts'], tmp.dir)).code).toBe(0);
     writeFileSync(join(tmp.dir, 'good.ts'), GOOD);
     writeFileSync(join(tmp.dir, 'bad.ts'), BAD_HEADER + BAD_LINES.join('\n') + '\n');
     // The samples of docs/cli.md compile against the same generated file (they use the seeded flags).
@@ -93,6 +126,9 @@ describe('flagmount types', () => {
             '@flagmount/core': ['packages/core/src/index.ts'],
             '@flagmount/engine': ['packages/engine/src/index.ts'],
             '@reflag/node-sdk': ['node_modules/@reflag/node-sdk'],
+            '@openfeature/core': ['node_modules/@openfeature/core'],
+            '@openfeature/server-sdk': ['node_modules/@openfeature/server-sdk'],
+            '@openfeature/web-sdk': ['node_modules/@openfeature/web-sdk'],
             '@flagmount/storage-sqlite': ['packages/storage-sqlite/src/index.ts'],
             '@flagmount/storage-kysely': ['packages/storage-kysely/src/index.ts'],
           },

@@ -27,6 +27,7 @@ export type { BootstrappedFlag, BootstrappedFlags } from './client/bootstrap.js'
 export type { Flag, FlagConfig, FlagContext, FlagOverride, EntityId, TrackOptions, FlagKey, FlagPayload, Flags, TypedFlag, TypedFlags } from './client/types.js';
 export { toFlagmountContext, InvalidContextError } from './ofrep/context.js';
 export { ofrepRoutes } from './ofrep/routes.js';
+export { manifestType, type ManifestFlagType } from './openfeature/manifest.js';
 export { buildOpenApiDocument, documented, type OperationDoc, type ResponseDoc } from './openapi/index.js';
 export type { Schedule } from './schemas/schedule.js';
 export type { PreviewCounts, TargetingPreview } from './schemas/preview.js';
