@@ -32,8 +32,8 @@ export class EnvAnalytics {
   /** Entities with something to flush (an entity evicted from the maps is still flushed from here). */
   private pending: Seen[] = [];
   private memberships: Array<{ companyId: string; userId: string; at: number }> = [];
-  private daily = new Map<string, { flagKey: string; day: number; checks: number; lastCheck: number }>();
-  private lastDaily: { flagKey: string; day: number; checks: number; lastCheck: number } | undefined;
+  private daily = new Map<string, { flagKey: string; day: number; checks: number; exposures: number; lastCheck: number }>();
+  private lastDaily: { flagKey: string; day: number; checks: number; exposures: number; lastCheck: number } | undefined;
   private samples: CheckEventRecord[] = [];
   /** Dedupe times are seconds since this; pending times milliseconds since `base` (the last flush). */
   private readonly epoch: number;
@@ -115,12 +115,13 @@ export class EnvAnalytics {
       const key = `${flagKey}\u0000${day}`;
       daily = this.daily.get(key);
       if (daily === undefined) {
-        this.daily.set(key, (daily = { flagKey, day, checks: 0, lastCheck: now }));
+        this.daily.set(key, (daily = { flagKey, day, checks: 0, exposures: 0, lastCheck: now }));
         added++;
       }
       this.lastDaily = daily;
     }
     daily.checks++;
+    if (exposure) daily.exposures++;
     if (now > daily.lastCheck) daily.lastCheck = now;
     if (sample) {
       this.samples.push({
@@ -204,6 +205,7 @@ export class EnvAnalytics {
         flagKey: d.flagKey,
         day: iso(d.day * DAY_MS).slice(0, 10),
         checkCount: d.checks,
+        exposureCount: d.exposures,
         trackCount: 0,
         lastCheckAt: iso(d.lastCheck),
         lastTrackAt: null,
