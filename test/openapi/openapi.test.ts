@@ -113,6 +113,13 @@ describe('GET /openapi.json', () => {
     expect(JSON.stringify(doc)).not.toMatch(/"\$ref":"(?!#)/);
   });
 
+  it('documents exposures per day on the flag activity route (issue 37), for the dashboard and any other client', () => {
+    const checks = doc['paths']['/apps/{appId}/flags/{flagKey}/checks']['get'].responses['200'].content['application/json'].schema;
+    const day = (inline(checks, doc['components'].schemas) as Json).properties.data.items.properties.days.items;
+    expect(Object.keys(day.properties)).toEqual(['day', 'checkCount', 'exposureCount', 'trackCount']);
+    expect(day.required).toEqual(expect.arrayContaining(['checkCount', 'exposureCount', 'trackCount']));
+  });
+
   it('documents errors and security per surface', () => {
     const errorRef = { $ref: '#/components/schemas/ErrorBody' };
     const management = doc['paths']['/apps/{appId}/flags']['post'];

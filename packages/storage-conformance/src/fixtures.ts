@@ -247,6 +247,7 @@ export function flagDailyStats(o: Partial<FlagDailyStatsRecord> = {}): FlagDaily
     flagKey: 'key_flag_a',
     day: day(0),
     checkCount: 0,
+    exposureCount: 0,
     trackCount: 0,
     lastCheckAt: null,
     lastTrackAt: null,

@@ -8,7 +8,7 @@ export { checkBumpVersion, checkEnvironments, checkSdkKeys } from './suites/envi
 export { checkFlags, checkSegments, checkSpecificTargets, checkStages, checkTargeting } from './suites/catalog.js';
 export { checkEntities, checkEntityDeleteCascade, checkEntitySearch, checkMemberships } from './suites/entities.js';
 export { checkCheckRing, checkEventIdsUnique, checkEventLogs, checkFeedback } from './suites/events.js';
-export { checkEntityFlagStatsMerge, checkFlagDailyStatsMerge, checkFlagTotals } from './suites/stats.js';
+export { checkEntityFlagStatsMerge, checkFlagDailyExposures, checkFlagDailyStatsMerge, checkFlagTotals } from './suites/stats.js';
 export { checkAuditFilters, checkAuditList, checkManagementKeys } from './suites/audit-keys.js';
 export {
   checkBumpVersionConcurrent,

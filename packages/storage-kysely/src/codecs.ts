@@ -256,6 +256,7 @@ export const codecs = {
       flagKey: ['flag_key', 'text'],
       day: ['day', 'text'],
       checkCount: ['check_count', 'int'],
+      exposureCount: ['exposure_count', 'int'],
       trackCount: ['track_count', 'int'],
       lastCheckAt: ['last_check_at', 'text'],
       lastTrackAt: ['last_track_at', 'text'],

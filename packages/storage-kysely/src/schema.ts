@@ -208,6 +208,7 @@ export interface FlagDailyStatsTable {
   flag_key: string;
   day: string;
   check_count: DbInt;
+  exposure_count: DbInt;
   track_count: DbInt;
   last_check_at: string | null;
   last_track_at: string | null;

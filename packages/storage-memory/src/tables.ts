@@ -249,6 +249,7 @@ export const tableSpecs: { readonly [N in TableName]: TableSpec<Rows[N]> } = {
       flagKey: true,
       day: true,
       checkCount: true,
+      exposureCount: true,
       trackCount: true,
       lastCheckAt: true,
       lastTrackAt: true,

@@ -87,7 +87,7 @@ describe.skipIf(!available)('postgresStorage against a live server', () => {
     expect(tables.map((t) => t.table_name)).toEqual(
       expect.arrayContaining(['environments', 'flags', 'entity_flag_stats', 'flagmount_migration', 'change_notices']),
     );
-    expect(await admin('select name from "' + schema + '".flagmount_migration')).toEqual([{ name: '0001_initial' }, { name: '0003_schedules' }, { name: '0005_check_ring' }]);
+    expect(await admin('select name from "' + schema + '".flagmount_migration')).toEqual([{ name: '0001_initial' }, { name: '0003_schedules' }, { name: '0005_check_ring' }, { name: '0006_daily_exposures' }]);
     await a.environments.insert(env());
     expect(await b.environments.get('env_a')).toEqual(env());
   });

@@ -141,7 +141,7 @@ describe('sqliteStorage', () => {
     await again.migrate();
     expect((await again.environments.get('env_a'))?.flagStateVersion).toBe(1);
     const migrations = await inspect<{ name: string }>(file, 'select name from flagmount_migration order by name');
-    expect(migrations).toEqual([{ name: '0001_initial' }, { name: '0003_schedules' }, { name: '0005_check_ring' }]);
+    expect(migrations).toEqual([{ name: '0001_initial' }, { name: '0003_schedules' }, { name: '0005_check_ring' }, { name: '0006_daily_exposures' }]);
     const kyselyDefaults = await inspect(file, "select name from sqlite_master where name like 'kysely_%'");
     expect(kyselyDefaults, 'no tables under Kysely’s default names, which a host may use').toEqual([]);
   });
@@ -153,7 +153,7 @@ describe('sqliteStorage', () => {
     await Promise.all([a.migrate(), b.migrate(), a.migrate()]);
     await a.environments.insert(env());
     expect(await b.environments.get('env_a')).toEqual(env());
-    expect(await inspect(file, 'select name from flagmount_migration')).toEqual([{ name: '0001_initial' }, { name: '0003_schedules' }, { name: '0005_check_ring' }]);
+    expect(await inspect(file, 'select name from flagmount_migration')).toEqual([{ name: '0001_initial' }, { name: '0003_schedules' }, { name: '0005_check_ring' }, { name: '0006_daily_exposures' }]);
   });
 
   it('maps unique violations to ConflictError and an unopenable file to StorageUnavailableError', async () => {

@@ -96,8 +96,8 @@ forEachAdapter((harness) => {
       const recent = new Date(Date.now() - DAY).toISOString();
       const older = new Date(Date.now() - 2 * DAY).toISOString();
       await h.storage.stats.mergeFlagDailyStats([
-        { envId: h.envs.production.id, flagKey: 'alpha', day: recent.slice(0, 10), checkCount: 3, trackCount: 0, lastCheckAt: recent, lastTrackAt: null },
-        { envId: h.envs.development.id, flagKey: 'alpha', day: older.slice(0, 10), checkCount: 1, trackCount: 2, lastCheckAt: older, lastTrackAt: older },
+        { envId: h.envs.production.id, flagKey: 'alpha', day: recent.slice(0, 10), checkCount: 3, exposureCount: 0, trackCount: 0, lastCheckAt: recent, lastTrackAt: null },
+        { envId: h.envs.development.id, flagKey: 'alpha', day: older.slice(0, 10), checkCount: 1, exposureCount: 0, trackCount: 2, lastCheckAt: older, lastTrackAt: older },
       ]);
       const all = (await list(h)).body.data.find((f: { key: string }) => f.key === 'alpha');
       expect(all).toMatchObject({ lastCheckAt: recent, lastTrackAt: older, noRecentChecks: false });
@@ -111,23 +111,6 @@ forEachAdapter((harness) => {
       expectError(await list(h, { envId: 'ennope' }), 400, 'not_possible', 'envId');
     });
 
-    it('marks a flag without recent checks stale, new ones too, unless permanent or archived; filters by stale', async () => {
-      const h = harness();
-      await seed(h);
-      const recent = new Date(Date.now() - DAY).toISOString();
-      const longAgo = new Date(Date.now() - 40 * DAY).toISOString();
-      await h.storage.stats.mergeFlagDailyStats([
-        { envId: h.envs.production.id, flagKey: 'alpha', day: recent.slice(0, 10), checkCount: 1, trackCount: 0, lastCheckAt: recent, lastTrackAt: null },
-        { envId: h.envs.production.id, flagKey: 'bravo', day: longAgo.slice(0, 10), checkCount: 1, trackCount: 0, lastCheckAt: longAgo, lastTrackAt: null },
-      ]);
-      const flagId = async (key: string) => (await h.storage.flags.getByKey(h.appId, key))!.id;
-      await h.request('PATCH', `/apps/${h.appId}/flags/${await flagId('charlie')}`, { body: { permanent: true } });
-      await h.request('PATCH', `/apps/${h.appId}/flags/${await flagId('delta')}`, { body: { isArchived: true } });
-      // alpha: checked yesterday; bravo: last checked 40 days ago; echo: never checked (created just now).
-      expect(keysOf((await list(h, { stale: true })).body)).toEqual(['bravo', 'echo']);
-      expect(keysOf((await list(h, { stale: false })).body)).toEqual(['alpha', 'charlie', 'delta']);
-      expect(keysOf((await list(h, { sortBy: 'stale', sortOrder: 'desc' })).body).slice(0, 2).sort()).toEqual(['bravo', 'echo']);
-    });
 
     it('sets rolledOutToEveryoneAt when production serves everyone, clears it otherwise; sorts by environmentStatus', async () => {
       const h = harness();
@@ -155,3 +138,60 @@ forEachAdapter((harness) => {
     });
   });
 });
+
+/** The flags' ages matter here, so the service runs on a clock the test moves (createFlagmount's `now`). */
+let clock = Date.parse('2026-03-01T12:00:00.000Z');
+forEachAdapter(
+  (harness) => {
+    describe('GET /apps/{appId}/flags: stale (docs/api.md)', () => {
+      it('marks stale a flag unchecked for the window or rolled out that long, never a new, permanent or archived one; filters and sorts by it', async () => {
+        const h = harness();
+        clock = Date.parse('2026-03-01T12:00:00.000Z');
+        // Created 31 days before "now": they have had the whole window.
+        for (const key of ['alpha', 'bravo', 'charlie', 'delta', 'echo']) await createFlag(h, { key, name: key.toUpperCase() });
+        clock += 31 * DAY;
+        // Created now: no check yet (foxtrot), or checked only before it existed, 40 days ago (golf).
+        for (const key of ['foxtrot', 'golf']) await createFlag(h, { key, name: key.toUpperCase() });
+        const iso = (ms: number) => new Date(ms).toISOString();
+        const yesterday = iso(clock - DAY);
+        const longAgo = iso(clock - 40 * DAY);
+        const envId = h.envs.production.id;
+        await h.storage.stats.mergeFlagDailyStats([
+          { envId, flagKey: 'alpha', day: yesterday.slice(0, 10), checkCount: 1, exposureCount: 0, trackCount: 0, lastCheckAt: yesterday, lastTrackAt: null },
+          { envId, flagKey: 'bravo', day: longAgo.slice(0, 10), checkCount: 1, exposureCount: 0, trackCount: 0, lastCheckAt: longAgo, lastTrackAt: null },
+          { envId, flagKey: 'golf', day: longAgo.slice(0, 10), checkCount: 1, exposureCount: 0, trackCount: 0, lastCheckAt: longAgo, lastTrackAt: null },
+        ]);
+        const flagId = async (key: string) => (await h.storage.flags.getByKey(h.appId, key))!.id;
+        expect((await h.request('PATCH', `/apps/${h.appId}/flags/${await flagId('charlie')}`, { body: { permanent: true } })).status).toBe(200);
+        expect((await h.request('PATCH', `/apps/${h.appId}/flags/${await flagId('delta')}`, { body: { isArchived: true } })).status).toBe(200);
+
+        const flags = Object.fromEntries((await list(h)).body.data.map((f: { key: string }) => [f.key, f]));
+        const pick = (key: string) => ({ stale: flags[key].stale, noRecentChecks: flags[key].noRecentChecks });
+        // alpha: checked yesterday; bravo: last checked 40 days ago; echo: never checked in its 31 days.
+        expect(pick('alpha')).toEqual({ stale: false, noRecentChecks: false });
+        expect(pick('bravo')).toEqual({ stale: true, noRecentChecks: true });
+        expect(pick('echo')).toEqual({ stale: true, noRecentChecks: true });
+        // Permanent and archived flags are never stale; noRecentChecks still says what it says.
+        expect(pick('charlie')).toEqual({ stale: false, noRecentChecks: true });
+        expect(pick('delta')).toEqual({ stale: false, noRecentChecks: true });
+        // Brand new: not stale for lack of checks, though literally without recent checks.
+        expect(pick('foxtrot')).toEqual({ stale: false, noRecentChecks: true });
+        expect(pick('golf')).toEqual({ stale: false, noRecentChecks: true });
+
+        expect(keysOf((await list(h, { stale: true })).body)).toEqual(['bravo', 'echo']);
+        expect(keysOf((await list(h, { stale: false })).body)).toEqual(['alpha', 'charlie', 'delta', 'foxtrot', 'golf']);
+        expect(keysOf((await list(h, { sortBy: 'stale', sortOrder: 'desc' })).body).slice(0, 2)).toEqual(['bravo', 'echo']);
+        // The flag page's read (what the dashboard shows) agrees with the list.
+        const one = await h.request('GET', `/apps/${h.appId}/flags/foxtrot/details`);
+        expect(one.status).toBe(200);
+        expect(one.body.flag).toMatchObject({ key: 'foxtrot', stale: false, noRecentChecks: true });
+
+        // Once foxtrot has existed for the whole window without a check, it is stale.
+        clock += 30 * DAY;
+        const later = Object.fromEntries((await list(h)).body.data.map((f: { key: string }) => [f.key, f]));
+        expect([later['foxtrot'].stale, later['golf'].stale]).toEqual([true, true]);
+      });
+    });
+  },
+  { options: { now: () => new Date(clock) } },
+);

@@ -24,7 +24,7 @@ forEachAdapter((harness) => {
       expect(res.status).toBe(200);
       expectSchema(FlagMutationResponseSchema, res.body);
       const { flag, flagStateVersions } = res.body;
-      expect(flag).toMatchObject({ key: 'new-checkout', name: 'New checkout', archived: false, permanent: false, stale: true, codeRefsCleanedUp: false, noRecentChecks: true });
+      expect(flag).toMatchObject({ key: 'new-checkout', name: 'New checkout', archived: false, permanent: false, stale: false, codeRefsCleanedUp: false, noRecentChecks: true });
       expect(flag).not.toHaveProperty('description');
       expect(flag).not.toHaveProperty('stage');
       expect(flag).not.toHaveProperty('owner');

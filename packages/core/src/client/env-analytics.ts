@@ -51,6 +51,7 @@ interface Daily {
   flagKey: string;
   day: number;
   checks: number;
+  exposures: number;
   lastCheck: number;
 }
 
@@ -192,7 +193,7 @@ export class EnvAnalytics {
       if (call.userId !== null) at = this.locate(call.companySlot, COMPANY, call.companyId, call.companyHash, call, true);
       added += this.tally(at, COMPANY, call.companyId, call.flagKey, exposure, now);
     }
-    added += this.countDaily(call.flagKey, now);
+    added += this.countDaily(call.flagKey, exposure, now);
     if (sample) {
       this.samples.push({
         id: newId('ev'),
@@ -229,6 +230,7 @@ export class EnvAnalytics {
         flagKey: d.flagKey,
         day: iso(d.day * DAY_MS).slice(0, 10),
         checkCount: d.checks,
+        exposureCount: d.exposures,
         trackCount: 0,
         lastCheckAt: iso(d.lastCheck),
         lastTrackAt: null,
@@ -281,7 +283,7 @@ export class EnvAnalytics {
     return added;
   }
 
-  private countDaily(flagKey: string, now: number): number {
+  private countDaily(flagKey: string, exposure: boolean, now: number): number {
     const day = Math.floor(now / DAY_MS);
     let daily = this.lastDaily;
     let added = 0;
@@ -289,12 +291,13 @@ export class EnvAnalytics {
       const key = `${flagKey}\u0000${day}`;
       daily = this.daily.get(key);
       if (daily === undefined) {
-        this.daily.set(key, (daily = { flagKey, day, checks: 0, lastCheck: now }));
+        this.daily.set(key, (daily = { flagKey, day, checks: 0, exposures: 0, lastCheck: now }));
         added = 1;
       }
       this.lastDaily = daily;
     }
     daily.checks++;
+    if (exposure) daily.exposures++;
     if (now > daily.lastCheck) daily.lastCheck = now;
     return added;
   }

@@ -16,6 +16,7 @@ const DailyCountSchema = Type.Object(
   {
     day: Type.String({ description: 'UTC day, YYYY-MM-DD' }),
     checkCount: Type.Integer({ minimum: 0 }),
+    exposureCount: Type.Integer({ minimum: 0, description: 'Checks of the day whose evalResult was true' }),
     trackCount: Type.Integer({ minimum: 0 }),
   },
   { additionalProperties: false },
@@ -44,14 +45,14 @@ export const FlagChecksResponseSchema = Type.Object(
 const dayOf = (date: Date) => date.toISOString().slice(0, 10);
 
 /**
- * Extension: checks and tracks per UTC day for one flag (the dashboard's chart). Read-only, `read` scope; it
+ * Extension: checks, exposures and tracks per UTC day for one flag (the dashboard's chart). Read-only, `read` scope; it
  * reads the per-day aggregates ingestion already keeps, so it costs one indexed query.
  */
 const getFlagChecks = defineRoute({
   method: 'GET',
   path: '/apps/{appId}/flags/{flagKey}/checks',
   operationId: 'getFlagChecks',
-  summary: 'Checks and tracks of a flag per day, per environment',
+  summary: 'Checks, exposures and tracks of a flag per day, per environment',
   surface: 'management',
   tags: ['Flags'],
   auth: { kind: 'management', scope: 'read' },
@@ -73,11 +74,13 @@ const getFlagChecks = defineRoute({
       envs.map((e) => e.id),
       range[0]!,
     );
-    const counts = new Map<string, { checkCount: number; trackCount: number }>();
+    type Counts = { checkCount: number; exposureCount: number; trackCount: number };
+    const counts = new Map<string, Counts>();
     for (const row of rows) {
       if (row.flagKey !== flag.key) continue;
-      counts.set(`${row.envId}/${row.day}`, { checkCount: row.checkCount, trackCount: row.trackCount });
+      counts.set(`${row.envId}/${row.day}`, { checkCount: row.checkCount, exposureCount: row.exposureCount, trackCount: row.trackCount });
     }
+    const none: Counts = { checkCount: 0, exposureCount: 0, trackCount: 0 };
     return {
       flagKey: flag.key,
       since: range[0]!,
@@ -85,7 +88,7 @@ const getFlagChecks = defineRoute({
       data: envs.map((env) => ({
         envId: env.id,
         envName: env.name,
-        days: range.map((day) => ({ day, ...(counts.get(`${env.id}/${day}`) ?? { checkCount: 0, trackCount: 0 }) })),
+        days: range.map((day) => ({ day, ...(counts.get(`${env.id}/${day}`) ?? none) })),
       })),
     };
   },

@@ -70,6 +70,7 @@ export function mergeDailyStats(into: Map<string, FlagDailyStatsRecord>, rows: F
       continue;
     }
     prev.checkCount += row.checkCount;
+    prev.exposureCount += row.exposureCount;
     prev.trackCount += row.trackCount;
     prev.lastCheckAt = latest(prev.lastCheckAt, row.lastCheckAt);
     prev.lastTrackAt = latest(prev.lastTrackAt, row.lastTrackAt);

@@ -216,12 +216,14 @@ export interface EntityFlagStatsRecord {
   trackCount: number;
 }
 
-/** Per (environment, flag, UTC day) activity: the flag list's lastCheckAt/lastTrackAt and the checks chart. */
+/** Per (environment, flag, UTC day) activity: the flag list's lastCheckAt/lastTrackAt and the activity chart. */
 export interface FlagDailyStatsRecord {
   envId: string;
   flagKey: string;
   day: string; // YYYY-MM-DD
   checkCount: number;
+  /** Checks of that day whose evalResult was `true` (architecture.md, "Exposure, check, track"). */
+  exposureCount: number;
   trackCount: number;
   lastCheckAt: string | null;
   lastTrackAt: string | null;

@@ -112,14 +112,31 @@ describe('flag header', () => {
     expect(hasNoRecentChecks(daysAgo(31), NOW, 30)).toBe(true);
   });
 
-  it('stale: not for permanent or archived flags; yes for unchecked (new ones too) or long rolled-out ones', () => {
+  it('stale: not for permanent or archived flags; yes for unchecked or long rolled-out ones', () => {
     expect(isStale(flag(), true, NOW, 30)).toBe(true);
     expect(isStale(flag({ permanent: true }), true, NOW, 30)).toBe(false);
     expect(isStale(flag({ archived: true }), true, NOW, 30)).toBe(false);
-    expect(isStale(flag({ createdAt: daysAgo(2) }), true, NOW, 30)).toBe(true);
+    expect(isStale(flag({ permanent: true, rolledOutToEveryoneAt: daysAgo(31) }), false, NOW, 30)).toBe(false);
+    expect(isStale(flag({ archived: true, rolledOutToEveryoneAt: daysAgo(31) }), false, NOW, 30)).toBe(false);
     expect(isStale(flag(), false, NOW, 30)).toBe(false);
     expect(isStale(flag({ rolledOutToEveryoneAt: daysAgo(31) }), false, NOW, 30)).toBe(true);
     expect(isStale(flag({ rolledOutToEveryoneAt: daysAgo(29) }), false, NOW, 30)).toBe(false);
+  });
+
+  it('stale: a flag younger than the window is not stale for lack of checks (it has not had the window yet)', () => {
+    expect(isStale(flag({ createdAt: daysAgo(0) }), true, NOW, 30)).toBe(false);
+    expect(isStale(flag({ createdAt: daysAgo(2) }), true, NOW, 30)).toBe(false);
+    expect(isStale(flag({ createdAt: daysAgo(29.9) }), true, NOW, 30)).toBe(false);
+    expect(isStale(flag({ createdAt: daysAgo(30) }), true, NOW, 30)).toBe(true);
+    expect(isStale(flag({ createdAt: daysAgo(31) }), true, NOW, 30)).toBe(true);
+    // The window is the host's `staleAfterDays`.
+    expect(isStale(flag({ createdAt: daysAgo(10) }), true, NOW, 7)).toBe(true);
+    expect(isStale(flag({ createdAt: daysAgo(10) }), true, NOW, 14)).toBe(false);
+    // The header: noRecentChecks stays literal, stale waits for the window.
+    const young = toFlagHeader(flag({ key: 'y', createdAt: daysAgo(1) }), ctx());
+    expect([young.noRecentChecks, young.stale]).toEqual([true, false]);
+    const old = toFlagHeader(flag({ key: 'o', createdAt: daysAgo(31) }), ctx());
+    expect([old.noRecentChecks, old.stale]).toEqual([true, true]);
   });
 });
 

@@ -3,6 +3,7 @@ import type { DdlFlavour } from '../dialect.js';
 import { initialMigration } from './0001_initial.js';
 import { schedulesMigration } from './0003_schedules.js';
 import { checkRingMigration } from './0005_check_ring.js';
+import { dailyExposuresMigration } from './0006_daily_exposures.js';
 
 /**
  * The migrations, in order. Names sort in application order (Kysely's Migrator sorts them); a new migration gets
@@ -15,6 +16,7 @@ export function migrationProvider(ddl: DdlFlavour): MigrationProvider {
         '0001_initial': initialMigration(ddl),
         '0003_schedules': schedulesMigration(ddl),
         '0005_check_ring': checkRingMigration(ddl),
+        '0006_daily_exposures': dailyExposuresMigration(),
       };
     },
   };

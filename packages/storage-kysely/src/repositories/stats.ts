@@ -110,6 +110,7 @@ export function statsRepository(ctx: RepoContext): StatsRepository {
         (a, b) => ({
           ...a,
           checkCount: a.checkCount + b.checkCount,
+          exposureCount: a.exposureCount + b.exposureCount,
           trackCount: a.trackCount + b.trackCount,
           lastCheckAt: latest(a.lastCheckAt, b.lastCheckAt),
           lastTrackAt: latest(a.lastTrackAt, b.lastTrackAt),
@@ -118,13 +119,14 @@ export function statsRepository(ctx: RepoContext): StatsRepository {
       if (folded.length === 0) return;
       const t = 'flag_daily_stats';
       await ctx.atomic(async (db) => {
-        for (const part of chunks(folded, rowsPerStatement(7))) {
+        for (const part of chunks(folded, rowsPerStatement(8))) {
           await db
             .insertInto(t)
             .values(part.map((row) => codecs.flagDailyStats.encode(row, ctx.enc)))
             .onConflict((oc) =>
               oc.columns(['env_id', 'flag_key', 'day']).doUpdateSet({
                 check_count: add(t, 'check_count'),
+                exposure_count: add(t, 'exposure_count'),
                 track_count: add(t, 'track_count'),
                 last_check_at: pickTime(t, 'last_check_at', '>'),
                 last_track_at: pickTime(t, 'last_track_at', '>'),
@@ -159,6 +161,7 @@ export function statsRepository(ctx: RepoContext): StatsRepository {
           // The most recent day with activity: the row needs a day, and this is the one its last* times fall on.
           eb.fn.max('day').as('day'),
           eb.fn.sum('check_count').as('check_count'),
+          eb.fn.sum('exposure_count').as('exposure_count'),
           eb.fn.sum('track_count').as('track_count'),
           eb.fn.max('last_check_at').as('last_check_at'),
           eb.fn.max('last_track_at').as('last_track_at'),

@@ -36,6 +36,7 @@ function mergeDaily(row: FlagDailyStatsRecord, delta: FlagDailyStatsRecord): Fla
   return {
     ...row,
     checkCount: row.checkCount + delta.checkCount,
+    exposureCount: row.exposureCount + delta.exposureCount,
     trackCount: row.trackCount + delta.trackCount,
     lastCheckAt: latest(row.lastCheckAt, delta.lastCheckAt),
     lastTrackAt: latest(row.lastTrackAt, delta.lastTrackAt),

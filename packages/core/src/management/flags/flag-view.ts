@@ -66,14 +66,16 @@ export function hasNoRecentChecks(lastCheckAt: string | null, now: Date, days: n
 
 /**
  * Stale (architecture.md): not permanent, not archived, and either no recent checks or rolled out to everyone in
- * production for `staleAfterDays` days. A flag nobody has checked yet is stale too: the marker says "no code
- * reads this", which holds for a flag created this morning as well.
+ * production for `staleAfterDays` days. "No recent checks" makes a flag stale only once it has existed for the
+ * whole window: a flag created this morning has not had the chance to be checked yet, and calling it stale would
+ * fill the stale filter with every flag just created (docs/api.md). `noRecentChecks` itself stays literal.
  */
 export function isStale(flag: FlagRecord, noRecentChecks: boolean, now: Date, days: number): boolean {
   if (flag.permanent || flag.archived) return false;
   const windowStart = now.getTime() - days * DAY_MS;
+  const hadTheWindow = Date.parse(flag.createdAt) <= windowStart;
   const rolledOutLongAgo = flag.rolledOutToEveryoneAt !== null && Date.parse(flag.rolledOutToEveryoneAt) <= windowStart;
-  return noRecentChecks || rolledOutLongAgo;
+  return (noRecentChecks && hadTheWindow) || rolledOutLongAgo;
 }
 
 /** Flag header: optional fields are omitted (never null), as the spec's schema has them. */

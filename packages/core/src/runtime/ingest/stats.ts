@@ -41,7 +41,7 @@ export interface CheckFact {
 }
 
 export function addCheck(into: StatsDeltas, fact: CheckFact): void {
-  addActivity(into, fact, 'check', (row) => {
+  addActivity(into, fact, 'check', fact.exposure, (row) => {
     row.checkCount = 1;
     row.lastCheckAt = fact.at;
     if (fact.exposure) {
@@ -61,7 +61,7 @@ export interface TrackFact {
 }
 
 export function addTrack(into: StatsDeltas, fact: TrackFact): void {
-  addActivity(into, fact, 'track', (row) => {
+  addActivity(into, fact, 'track', false, (row) => {
     row.trackCount = 1;
     row.firstTrackAt = fact.at;
     row.lastTrackAt = fact.at;
@@ -73,6 +73,7 @@ function addActivity(
   into: StatsDeltas,
   fact: { envId: string; flagKey: string; userId: string | null; companyId: string | null; at: string },
   kind: 'check' | 'track',
+  exposure: boolean,
   fill: (row: EntityFlagStatsRecord) => void,
 ): void {
   const entities: Array<[EntityType, string | null]> = [
@@ -91,6 +92,7 @@ function addActivity(
     flagKey: fact.flagKey,
     day: day(fact.at),
     checkCount: check ? 1 : 0,
+    exposureCount: exposure ? 1 : 0,
     trackCount: check ? 0 : 1,
     lastCheckAt: check ? fact.at : null,
     lastTrackAt: check ? null : fact.at,

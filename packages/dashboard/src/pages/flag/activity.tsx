@@ -10,7 +10,7 @@ import { staleness } from '../../lib/staleness.js';
 import { useWorkspace } from '../../workspace.js';
 import 'uplot/dist/uPlot.min.css';
 
-/** Checks and tracks per day in every environment (uPlot, loaded with the page), and why the flag is (not) stale. */
+/** Checks, exposures and tracks per day in every environment (uPlot, loaded with the page), and why the flag is (not) stale. */
 export function Activity({ flag, staleAfterDays }: { flag: FlagHeader; staleAfterDays: number }) {
   const { api } = useSession();
   const { app } = useWorkspace();
@@ -30,12 +30,24 @@ export function Activity({ flag, staleAfterDays }: { flag: FlagHeader; staleAfte
   );
 }
 
-const COLOURS = ['#1f4fd1', '#b0201a', '#1d6b35', '#8a4b00', '#6b3fa0', '#4d5562'];
+/**
+ * One colour per series (environment × kind), each at least 4.5:1 on the white chart so that lines and legend
+ * swatches read like text; the kind is also told by the line (checks solid, exposures dotted, tracks dashed), not by
+ * colour alone.
+ */
+const COLOURS = ['#1f4fd1', '#1d6b35', '#b0201a', '#6b3fa0', '#8a4b00', '#4d5562', '#0b6e79', '#a1266f', '#5c5c00'];
+const KINDS = [
+  { name: 'checks', count: (d: Day) => d.checkCount, dash: undefined },
+  { name: 'exposures', count: (d: Day) => d.exposureCount, dash: [2, 3] },
+  { name: 'tracks', count: (d: Day) => d.trackCount, dash: [8, 4] },
+] as const;
+type Day = FlagChecks['data'][number]['days'][number];
+const sum = (days: Day[], count: (d: Day) => number) => days.reduce((n, d) => n + count(d), 0);
 
 function Chart({ data }: { data: FlagChecks }) {
   const box = useRef<HTMLDivElement>(null);
   const days = data.data[0]?.days.map((d) => Date.parse(`${d.day}T00:00:00Z`) / 1000) ?? [];
-  const total = data.data.reduce((n, e) => n + e.days.reduce((m, d) => m + d.checkCount + d.trackCount, 0), 0);
+  const total = data.data.reduce((n, e) => n + sum(e.days, (d) => d.checkCount + d.trackCount), 0);
   useEffect(() => {
     const el = box.current;
     if (!el || !days.length) return undefined;
@@ -43,12 +55,24 @@ function Chart({ data }: { data: FlagChecks }) {
     let live = true;
     void import('uplot').then(({ default: UPlot }) => {
       if (!live) return;
-      const series = data.data.flatMap((env, i) => [
-        { label: `${env.envName} checks`, stroke: COLOURS[(2 * i) % COLOURS.length], width: 2 },
-        { label: `${env.envName} tracks`, stroke: COLOURS[(2 * i + 1) % COLOURS.length], width: 2, dash: [6, 4] },
-      ]);
-      const values = data.data.flatMap((env) => [env.days.map((d) => d.checkCount), env.days.map((d) => d.trackCount)]);
-      plot = new UPlot({ width: Math.min(900, el.clientWidth || 800), height: 240, series: [{}, ...series], axes: [{}, { label: 'per day' }] }, [days, ...values], el);
+      const series = data.data.flatMap((env, i) =>
+        KINDS.map((kind, k) => ({
+          label: `${env.envName} ${kind.name}`,
+          stroke: COLOURS[(KINDS.length * i + k) % COLOURS.length],
+          width: 2,
+          ...(kind.dash ? { dash: [...kind.dash] } : {}),
+        })),
+      );
+      const values = data.data.flatMap((env) => KINDS.map((kind) => env.days.map(kind.count)));
+      // Days are UTC days: the axis and the legend say so, in every time zone of the reader.
+      const opts = {
+        width: Math.min(900, el.clientWidth || 800),
+        height: 240,
+        tzDate: (ts: number) => UPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
+        series: [{ label: 'Day (UTC)' }, ...series],
+        axes: [{}, { label: 'per day' }],
+      };
+      plot = new UPlot(opts, [days, ...values], el);
     });
     return () => {
       live = false;
@@ -59,14 +83,15 @@ function Chart({ data }: { data: FlagChecks }) {
     <figure class="chart">
       <div ref={box} />
       <figcaption>
-        Checks and tracks per day over the last {days.length} days (UTC), per environment{total === 0 ? ': none yet' : ''}.
+        Checks, exposures (checks answered “on”) and tracks per day over the last {days.length} days (UTC), per environment{total === 0 ? ': none yet' : ''}.
       </figcaption>
       <table class="visually-hidden">
-        <caption>Checks and tracks per environment, last {days.length} days</caption>
+        <caption>Checks, exposures and tracks per environment, last {days.length} days</caption>
         <thead>
           <tr>
             <th scope="col">Environment</th>
             <th scope="col">Checks</th>
+            <th scope="col">Exposures</th>
             <th scope="col">Tracks</th>
           </tr>
         </thead>
@@ -74,8 +99,9 @@ function Chart({ data }: { data: FlagChecks }) {
           {data.data.map((env) => (
             <tr key={env.envId}>
               <th scope="row">{env.envName}</th>
-              <td>{env.days.reduce((n, d) => n + d.checkCount, 0)}</td>
-              <td>{env.days.reduce((n, d) => n + d.trackCount, 0)}</td>
+              {KINDS.map((kind) => (
+                <td key={kind.name}>{sum(env.days, kind.count)}</td>
+              ))}
             </tr>
           ))}
         </tbody>

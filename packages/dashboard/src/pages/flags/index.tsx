@@ -38,8 +38,8 @@ export default function FlagsPage() {
   const members = useResource(() => api.get<ListMembers>('members').then((r) => r.data), [api]);
   const statusOf = (envId: string, key: string): Status => statuses.data?.data.find((d) => d.envId === envId)?.flags[key] ?? 'off';
 
-  // "Stale" leaves out flags the dashboard calls new (see lib/staleness.ts): the API counts them as stale.
-  const rows = (flags.data?.data ?? []).filter((f) => filters.stale !== 'true' || staleness(f).label === 'stale');
+  // The stale filter and sort are the API's: its `stale` is what the Health badge shows (lib/staleness.ts).
+  const rows = flags.data?.data ?? [];
 
   const columns: Column<FlagHeader>[] = [
     {
