@@ -1,8 +1,7 @@
-import { migrationProvider, MIGRATION_LOCK_TABLE, MIGRATION_TABLE } from '@flagmount/storage-kysely';
 import { postgresStorage } from '@flagmount/storage-postgres';
-import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
-import pg from 'pg';
+import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
+import { migrateOnly, newPostgresSchema } from '../support/migrations.js';
 import { postgresUrl, requirePostgres, SchemaPool } from '../support/postgres.js';
 
 const available = await requirePostgres('postgres check ring migration');
@@ -12,21 +11,10 @@ afterAll(() => schemas.dropAll());
 describe.skipIf(!available)('migration 0005: a store written before the check ring migrates forward (issue 35)', () => {
   it('keeps every served count and each environment’s newest 10,000 raw checks, in order', async () => {
     const schema = schemas.next();
-    const pool = new pg.Pool({ connectionString: postgresUrl, max: 1 });
-    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+    const db = await newPostgresSchema(postgresUrl, schema);
     try {
-      await sql`create schema ${sql.id(schema)}`.execute(db);
-      await sql`set search_path to ${sql.id(schema)}`.execute(db);
       const ddl = { text: sql`text collate "C"`, sequenceType: 'bigint', sequence: 'identity' } as const;
-      const all = await migrationProvider(ddl).getMigrations();
-      const before = new Migrator({
-        db,
-        provider: { getMigrations: async () => ({ '0001_initial': all['0001_initial']!, '0003_schedules': all['0003_schedules']! }) },
-        migrationTableName: MIGRATION_TABLE,
-        migrationLockTableName: MIGRATION_LOCK_TABLE,
-        migrationTableSchema: schema,
-      });
-      expect((await before.migrateToLatest()).error).toBeUndefined();
+      await migrateOnly(db, ddl, ['0001_initial', '0003_schedules'], schema);
       // 12,000 raw checks in env_a (ids out of order), 3 in env_b, and the counters the API serves.
       await sql`insert into check_events (id, env_id, action, flag_key, timestamp)
         select 'chk_' || (100000 - n), 'env_a', 'check', 'f', '2026-01-01T00:00:00.000Z' from generate_series(1, 12000) n`.execute(db);

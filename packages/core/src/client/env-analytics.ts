@@ -168,10 +168,12 @@ export class EnvAnalytics {
 
   /**
    * Counts a check (after `findOwnerCheck`): remembered by its owner, tallied for the user and the company. Returns
-   * the rows it added. The entities' slots are those the context sync just found or claimed.
+   * the rows it added. The entities' slots are those the context sync found or claimed (a full buffer's sync only
+   * looked them up: those not found are remembered now).
    */
   count(call: CheckCall, now: number, sample: CheckSample | undefined): number {
     const exposure = call.result === true;
+    if ((call.userId !== null && call.userSlot < 0) || (call.companyId !== null && call.companySlot < 0)) this.remember(call);
     let at = call.owner;
     if (at === NONE) {
       if (call.userId !== null) at = this.locate(call.userSlot, USER, call.userId, call.userHash, call, true);
@@ -241,6 +243,15 @@ export class EnvAnalytics {
     this.lastDaily = undefined;
     this.samples = [];
     return batches(size, { entities, memberships, entityStats, dailyStats, checks });
+  }
+
+  /** Remembers the call's company, then its user (which may grow the cache and move the company's slot). */
+  private remember(call: CheckCall): void {
+    const epoch = this.entityEpoch;
+    if (call.companyId !== null) call.companySlot = this.entity(COMPANY, call.companyId, call.companyHash);
+    if (call.userId !== null) call.userSlot = this.entity(USER, call.userId, call.userHash);
+    if (call.companyId !== null && this.entityEpoch !== epoch) call.companySlot = this.entity(COMPANY, call.companyId, call.companyHash);
+    call.owner = NONE;
   }
 
   /**

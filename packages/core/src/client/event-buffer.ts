@@ -164,9 +164,8 @@ export class EventBuffer {
       last.user === user && last.company === company && last.env === env && last.second === second &&
       last.userId === userId && last.companyId === companyId && last.entityEpoch === env.entityEpoch && user !== undefined
     ) {
-      // The same user and company objects as the last call, this second, synced without a drop: nothing to sync
-      // (same object, within the window), nothing to hash or look up. getFlag then isEnabled, or several flags of
-      // one request.
+      // The same user and company objects as the last call, this second: nothing to sync (same object, within the
+      // window), nothing to hash or look up. getFlag then isEnabled, or several flags of one request.
       call.userHash = last.userHash;
       call.userSlot = last.userSlot;
       call.companyHash = last.companyHash;
@@ -174,24 +173,21 @@ export class EventBuffer {
     } else {
       call.userHash = userId !== null ? stringHash(userId) : 0;
       call.companyHash = companyId !== null ? stringHash(companyId) : 0;
-      if (this.pendingChecks >= MAX_PENDING_CHECK_ROWS && this.pendingContext >= MAX_PENDING_CONTEXT_ROWS) {
-        this.peekContext(env, user, now);
-        last.user = undefined;
-      } else if (this.syncContext(env, user, company, now)) {
-        last.user = user;
-        last.company = company;
-        last.env = env;
-        last.second = second;
-        last.userId = userId;
-        last.userHash = call.userHash;
-        last.userSlot = call.userSlot;
-        last.companyId = companyId;
-        last.companyHash = call.companyHash;
-        last.companySlot = call.companySlot;
-        last.entityEpoch = env.entityEpoch;
-      } else {
-        last.user = undefined;
-      }
+      // A sync that a full buffer dropped is not tried again for the same objects this second: it was counted as
+      // dropped once, and the next flag of the same request (getFlag then isEnabled) then costs no second lookup.
+      if (this.pendingChecks >= MAX_PENDING_CHECK_ROWS && this.pendingContext >= MAX_PENDING_CONTEXT_ROWS) this.peekContext(env, user, now);
+      else this.syncContext(env, user, company, now);
+      last.user = user;
+      last.company = company;
+      last.env = env;
+      last.second = second;
+      last.userId = userId;
+      last.userHash = call.userHash;
+      last.userSlot = call.userSlot;
+      last.companyId = companyId;
+      last.companyHash = call.companyHash;
+      last.companySlot = call.companySlot;
+      last.entityEpoch = env.entityEpoch;
     }
     if (flagKey === null) return;
     call.flagKey = flagKey;
@@ -209,11 +205,8 @@ export class EventBuffer {
     this.pendingChecks += this.added(env.count(call, now, sample));
   }
 
-  /**
-   * The node SDK's context sync of the call's user and company, remembering both (their slots set on the call);
-   * false when a full buffer dropped part of it.
-   */
-  private syncContext(env: EnvAnalytics, user: FlagContext['user'], company: FlagContext['company'], now: number): boolean {
+  /** The node SDK's context sync of the call's user and company, remembering both (their slots set on the call). */
+  private syncContext(env: EnvAnalytics, user: FlagContext['user'], company: FlagContext['company'], now: number): void {
     const call = this.call;
     const { userId, companyId } = call;
     const epoch = env.entityEpoch;
@@ -221,21 +214,16 @@ export class EventBuffer {
     call.userSlot = userId !== null ? env.entity(USER, userId, call.userHash) : -1;
     // Remembering the user grew the cache: the company's slot moved.
     if (companyId !== null && env.entityEpoch !== epoch) call.companySlot = env.entity(COMPANY, companyId, call.companyHash);
-    let whole = true;
-    if (call.companySlot >= 0 && env.needsSync(call.companySlot, company!, now)) {
-      if (this.roomForContext()) this.pendingContext += this.added(env.sync(COMPANY, call.companySlot, company!, now));
-      else whole = false;
+    if (call.companySlot >= 0 && env.needsSync(call.companySlot, company!, now) && this.roomForContext()) {
+      this.pendingContext += this.added(env.sync(COMPANY, call.companySlot, company!, now));
     }
-    if (call.userSlot < 0) return whole;
-    if (env.needsSync(call.userSlot, user!, now)) {
-      if (this.roomForContext()) this.pendingContext += this.added(env.sync(USER, call.userSlot, user!, now));
-      else whole = false;
+    if (call.userSlot < 0) return;
+    if (env.needsSync(call.userSlot, user!, now) && this.roomForContext()) {
+      this.pendingContext += this.added(env.sync(USER, call.userSlot, user!, now));
     }
-    if (companyId !== null && env.companyOf(call.userSlot) !== companyId) {
-      if (this.roomForContext()) this.pendingContext += this.added(env.associate(call.userSlot, companyId, now));
-      else whole = false;
+    if (companyId !== null && env.companyOf(call.userSlot) !== companyId && this.roomForContext()) {
+      this.pendingContext += this.added(env.associate(call.userSlot, companyId, now));
     }
-    return whole;
   }
 
   /** Whether a context update fits the budget; if not, it is counted as dropped. */
