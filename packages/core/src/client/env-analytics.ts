@@ -245,11 +245,14 @@ export class EnvAnalytics {
     return batches(size, { entities, memberships, entityStats, dailyStats, checks });
   }
 
-  /** Remembers the call's company, then its user (which may grow the cache and move the company's slot). */
-  private remember(call: CheckCall): void {
+  /**
+   * Remembers the call's company and user, setting their slots (-1 for an absent one) and forgetting where the
+   * owner's check was: the user is remembered last, and if that grew the cache the company's slot is found again.
+   */
+  remember(call: CheckCall): void {
     const epoch = this.entityEpoch;
-    if (call.companyId !== null) call.companySlot = this.entity(COMPANY, call.companyId, call.companyHash);
-    if (call.userId !== null) call.userSlot = this.entity(USER, call.userId, call.userHash);
+    call.companySlot = call.companyId !== null ? this.entity(COMPANY, call.companyId, call.companyHash) : -1;
+    call.userSlot = call.userId !== null ? this.entity(USER, call.userId, call.userHash) : -1;
     if (call.companyId !== null && this.entityEpoch !== epoch) call.companySlot = this.entity(COMPANY, call.companyId, call.companyHash);
     call.owner = NONE;
   }

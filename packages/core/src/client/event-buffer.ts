@@ -208,12 +208,8 @@ export class EventBuffer {
   /** The node SDK's context sync of the call's user and company, remembering both (their slots set on the call). */
   private syncContext(env: EnvAnalytics, user: FlagContext['user'], company: FlagContext['company'], now: number): void {
     const call = this.call;
-    const { userId, companyId } = call;
-    const epoch = env.entityEpoch;
-    call.companySlot = companyId !== null ? env.entity(COMPANY, companyId, call.companyHash) : -1;
-    call.userSlot = userId !== null ? env.entity(USER, userId, call.userHash) : -1;
-    // Remembering the user grew the cache: the company's slot moved.
-    if (companyId !== null && env.entityEpoch !== epoch) call.companySlot = env.entity(COMPANY, companyId, call.companyHash);
+    const companyId = call.companyId;
+    env.remember(call);
     if (call.companySlot >= 0 && env.needsSync(call.companySlot, company!, now) && this.roomForContext()) {
       this.pendingContext += this.added(env.sync(COMPANY, call.companySlot, company!, now));
     }
