@@ -112,6 +112,18 @@ export class EventBuffer {
   /** The current call's inputs, reused. */
   private readonly call = new CheckCall();
 
+  /**
+   * A `getFlag`'s context sync, held until its flag is read (then one pass syncs and counts, as `isEnabled` does)
+   * or the synchronous stretch ends (a microtask syncs it): a flag read right away then costs no second pass.
+   */
+  private held: FlagContext | undefined;
+  private heldEnv = '';
+  private heldScheduled = false;
+  private readonly syncHeldLater = (): void => {
+    this.heldScheduled = false;
+    this.syncHeld();
+  };
+
   constructor(private readonly services: Services) {}
 
   /**
@@ -151,6 +163,10 @@ export class EventBuffer {
     result: unknown,
     evaluation: FlagEvaluation | undefined,
   ): void {
+    if (this.held !== undefined) {
+      if (this.held === context && this.heldEnv === envId) this.held = undefined;
+      else this.syncHeld();
+    }
     const now = this.clock();
     const env = this.env(envId);
     const user = context.user;
@@ -205,6 +221,36 @@ export class EventBuffer {
     this.pendingChecks += this.added(env.count(call, now, sample));
   }
 
+  /**
+   * The node SDK's context sync for `getFlag`, held (see `held`): done by the flag's first read, by the next call
+   * about another context, by `flush()`, or at the end of the synchronous stretch, whichever comes first.
+   */
+  syncLater(envId: string, context: FlagContext): void {
+    if (this.held !== undefined && (this.held !== context || this.heldEnv !== envId)) this.syncHeld();
+    this.held = context;
+    this.heldEnv = envId;
+    if (!this.heldScheduled) {
+      this.heldScheduled = true;
+      queueMicrotask(this.syncHeldLater);
+    }
+  }
+
+  /** The held sync, now. It may run in a microtask, so nothing escapes it (not even a throwing logger). */
+  private syncHeld(): void {
+    const context = this.held;
+    if (context === undefined) return;
+    this.held = undefined;
+    try {
+      this.record(this.heldEnv, context, null, false, 0, undefined, undefined);
+    } catch (error) {
+      try {
+        this.services.logger.warn('flagmount: a context could not be synced', { error });
+      } catch {
+        // A host logger that throws must not become an uncaught exception in a microtask.
+      }
+    }
+  }
+
   /** The node SDK's context sync of the call's user and company, remembering both (their slots set on the call). */
   private syncContext(env: EnvAnalytics, user: FlagContext['user'], company: FlagContext['company'], now: number): void {
     const call = this.call;
@@ -242,6 +288,7 @@ export class EventBuffer {
 
   /** Submits everything buffered; resolves when committed. Failures are logged, never thrown (as in the SDK). */
   flush(): Promise<void> {
+    this.syncHeld();
     if (this.timer) {
       clearTimeout(this.timer);
       this.timer = undefined;

@@ -256,7 +256,9 @@ export class FlagmountClient implements FlagOwner {
 
   /** `context` is what the caller sent (synced, tracked, reported in checks); `evaluated` what the rules see. */
   private flagFor(context: FlagContext, evaluated: FlagContext, flagKey: string): Flag {
-    const state = this.prepare(context);
+    const state = this.state();
+    // The sync waits for the flag's read, which then syncs and counts in one pass (see EventBuffer.syncLater).
+    if (state && this.tracking(context)) this.shared.buffer.syncLater(state.environment.id, context);
     const override = this.overrides?.[flagKey];
     // A null override (`{ key: null }`, a test clearing one) is no override: the flag evaluates as usual.
     if (override !== undefined && override !== null) return this.overrideFlag(context, flagKey, override);

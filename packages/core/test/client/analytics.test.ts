@@ -150,3 +150,48 @@ describe('in-process analytics: the caches as they grow and evict', () => {
     expect((await fm.services.storage.entities.get(devId, 'user', 'u5'))!.attributes).toEqual({ plan: 'enterprise' });
   });
 });
+
+describe('in-process analytics: getFlag syncs its context once, with the read', () => {
+  const rows = () => fm.stats().client.pendingRows;
+  const entity = (id: string) => fm.services.storage.entities.get(devId, 'user', id);
+
+  it('a getFlag whose flag is read queues what isEnabled queues: one sync, one check', async () => {
+    fm.client.isEnabled('f0', { user: { id: 'base', plan: 'pro' } });
+    const perCheck = rows();
+    await fm.client.flush();
+    expect(fm.client.getFlag({ user: { id: 'u6', plan: 'pro' } }, 'f0').isEnabled).toBe(true);
+    expect(rows()).toBe(perCheck);
+    await fm.client.flush();
+    expect((await entity('u6'))!.attributes).toEqual({ plan: 'pro' });
+    expect((await statsOf('user', 'u6'))['f0']).toMatchObject({ checkCount: 1, exposureCount: 1 });
+  });
+
+  it('a flag never read still syncs its user: by the end of the synchronous stretch, or on flush', async () => {
+    fm.client.getFlag({ user: { id: 'u7', plan: 'pro' } }, 'f0');
+    fm.client.getFlag({ user: { id: 'u8', plan: 'free' } }, 'f1');
+    // The second context synced the first at once; the second waits for the stretch to end.
+    expect(rows()).toBe(1);
+    await Promise.resolve();
+    expect(rows()).toBe(2);
+    fm.client.getFlag({ user: { id: 'u9' } }, 'f2');
+    await fm.client.flush();
+    expect((await entity('u7'))!.attributes).toEqual({ plan: 'pro' });
+    expect((await entity('u8'))!.attributes).toEqual({ plan: 'free' });
+    expect(await entity('u9')).toBeDefined();
+    expect(await statsOf('user', 'u7')).toEqual({});
+  });
+
+  it('a context whose attributes throw when read is not synced, is logged, and never throws into the host', async () => {
+    const warnings: unknown[] = [];
+    const logger = { debug() {}, info() {}, error() {}, warn: (...args: unknown[]) => void warnings.push(args) };
+    const quiet = await createFlagmount({ storage: memoryStorage(), bootstrap: true, logger });
+    await seedFlags(quiet, quiet.bootstrap!.appId, [{ key: 'x', rules: {} }]);
+    const user = { id: 'u10' } as Record<string, unknown>;
+    Object.defineProperty(user, 'plan', { enumerable: true, get: () => { throw new Error('no plan'); } });
+    expect(quiet.client.getFlag({ user: user as { id: string } }, 'x').key).toBe('x');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(warnings).toContainEqual(['flagmount: a context could not be synced', { error: new Error('no plan') }]);
+    expect(quiet.stats().client.pendingRows).toBe(0);
+    await quiet.close();
+  });
+});
