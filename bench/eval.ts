@@ -255,15 +255,20 @@ export default async function run(): Promise<BenchResult> {
   const settle = async () => {
     for (let index = 0; index < instances.length; index++) await settleOf(index)();
   };
+  // The last object each of these paths made stays alive. The full collection before every batch would otherwise
+  // find no live ClientFlag, bound client or RequestFlags, drop their hidden classes and with them the path's
+  // optimised code (V8's "weak objects" deopt): the path would recompile at the start of each batch, which a server
+  // with requests in flight never does.
+  const kept: { flag?: unknown; bound?: unknown; request?: unknown } = {};
   const served: Subject[] = [
     servedSubject(FLAGD, sharedContext, (c) => flagdCore.resolveBooleanEvaluation(FLAG, false, c, silentLogger).value, settle),
     servedSubject(ENGINE, sharedContext, (c) => flagmount.evaluate(FLAG, c)!.isEnabled, settle),
     servedSubject(CLIENT_TRACKED, sharedContext, (c) => tracked.isEnabled(FLAG, c), settle),
     servedSubject(CLIENT_UNTRACKED, untracked, (c) => untrackedClient.isEnabled(FLAG, c), settle),
-    servedSubject(CLIENT_GET_FLAG, sharedContext, (c) => gotFlag.getFlag(c, FLAG).isEnabled, settle),
-    servedSubject(CLIENT_BOUND, sharedContext, (c) => bound.bindClient(c).isEnabled(FLAG), settle),
+    servedSubject(CLIENT_GET_FLAG, sharedContext, (c) => (kept.flag = gotFlag.getFlag(c, FLAG)).isEnabled, settle),
+    servedSubject(CLIENT_BOUND, sharedContext, (c) => (kept.bound = bound.bindClient(c)).isEnabled(FLAG), settle),
     // The request-bound client as an adapter makes it: one RequestFlags per request, one flag read.
-    servedSubject(CLIENT_REQUEST, sharedContext, (c) => (binder.bind(c) as RequestFlags).isEnabled(FLAG), settle),
+    servedSubject(CLIENT_REQUEST, sharedContext, (c) => (kept.request = binder.bind(c) as RequestFlags).isEnabled(FLAG), settle),
   ];
   console.log(`\nin-process client: ${ROUNDS} interleaved rounds of ${BATCH.toLocaleString()} contexts, a turn every ${TURN_EVERY}…`);
   const perServed = await interleave(served, {
