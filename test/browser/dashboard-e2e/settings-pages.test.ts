@@ -150,6 +150,8 @@ describeWithChromium('dashboard settings pages in Chromium', () => {
     await expect.poll(() => newStage.evaluate((el) => el === document.activeElement)).toBe(true);
 
     await page.keyboard.press('Enter');
+    // Typed only once the dialog's field has focus: on a busy machine keys pressed before it opens go nowhere.
+    await expect.poll(() => dialog.getByLabel('Name').evaluate((el) => el === document.activeElement)).toBe(true);
     await page.keyboard.type('Keyboard stage');
     await page.keyboard.press('Enter');
     await page.getByRole('cell', { name: 'Keyboard stage', exact: true }).waitFor();

@@ -74,6 +74,9 @@ export async function outageScenario(h: Harness, backend: Backend, outageMs = 25
   ok(await h.request('PUT', `/apps/${h.appId}/envs/${dev.id}/users/u1`, { body: { name: 'U1', attributes: { plan: 'pro' } } }), 'user');
   problems.push(...(await evaluationProblems(h)).map((p) => `before the outage: ${p}`));
   await h.instance.client.flush();
+  // OFREP evaluations record their checks without waiting for the commit: the baseline waits for those to land (a
+  // busy machine committed one while the dump below was reading, and the run saw a change that was no write's).
+  await h.instance.services.ingestion.flush();
   const before = JSON.stringify(await h.storage.dump());
   const version = (await h.storage.environments.get(dev.id))!.flagStateVersion;
 
