@@ -55,14 +55,14 @@ async function instanceWithFlag(): Promise<Flagmount> {
  * subject that ran second in a round only looked up users the first had just counted). Both flush before every
  * batch, untimed (a full buffer drops checks, which is cheaper than counting them), and the batch's requests are made.
  */
-function subjects([plain, bound]: Flagmount[], current: boolean): Subject[] {
-  const binder = requestBinder<FakeRequest>(bound!, { context: (req) => req.context, current });
-  const client = plain!.client;
+function subjects(plain: Flagmount, bound: Flagmount, current: boolean): Subject[] {
+  const binder = requestBinder<FakeRequest>(bound, { context: (req) => req.context, current });
+  const client = plain.client;
   const prepared = () => {
     const batch = { requests: [] as FakeRequest[] };
     const prepare = async (offset: number, count: number) => {
-      await plain!.client.flush();
-      await bound!.client.flush();
+      await plain.client.flush();
+      await bound.client.flush();
       batch.requests = requestsOf(offset, count);
     };
     return { batch, prepare };
@@ -115,11 +115,12 @@ function table(measurements: Measurement[]): { columns: string[]; rows: Cell[][]
 
 export default async function run(): Promise<BenchResult> {
   const instances = await Promise.all([0, 1, 2, 3].map(() => instanceWithFlag()));
+  const [offPlain, offBound, onPlain, onBound] = instances as [Flagmount, Flagmount, Flagmount, Flagmount];
   try {
     const options = { rounds: ROUNDS, batch: BATCH, warmup: 20_000 };
     // Off first: turning `current` on creates the AsyncLocalStorage for the rest of the process.
-    const off = await interleave(subjects(instances.slice(0, 2), false), options);
-    const on = await interleave(subjects(instances.slice(2), true), options);
+    const off = await interleave(subjects(offPlain, offBound, false), options);
+    const on = await interleave(subjects(onPlain, onBound, true), options);
     const ratio = (m: Measurement[]) => m[1]!.median / m[0]!.median;
     return {
       title: 'Request-bound client: req.flags.isEnabled vs flags.client.isEnabled',

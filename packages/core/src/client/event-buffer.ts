@@ -163,10 +163,7 @@ export class EventBuffer {
     result: unknown,
     evaluation: FlagEvaluation | undefined,
   ): void {
-    if (this.held !== undefined) {
-      if (this.held === context && this.heldEnv === envId) this.held = undefined;
-      else this.syncHeld();
-    }
+    this.takeHeld(envId, context);
     const now = this.clock();
     const env = this.env(envId);
     const user = context.user;
@@ -226,13 +223,20 @@ export class EventBuffer {
    * about another context, by `flush()`, or at the end of the synchronous stretch, whichever comes first.
    */
   syncLater(envId: string, context: FlagContext): void {
-    if (this.held !== undefined && (this.held !== context || this.heldEnv !== envId)) this.syncHeld();
+    this.takeHeld(envId, context);
     this.held = context;
     this.heldEnv = envId;
     if (!this.heldScheduled) {
       this.heldScheduled = true;
       queueMicrotask(this.syncHeldLater);
     }
+  }
+
+  /** A call about `context`: the held sync is this call's to do when it is about the same context, else done now. */
+  private takeHeld(envId: string, context: FlagContext): void {
+    if (this.held === undefined) return;
+    if (this.held === context && this.heldEnv === envId) this.held = undefined;
+    else this.syncHeld();
   }
 
   /** The held sync, now. It may run in a microtask, so nothing escapes it (not even a throwing logger). */
