@@ -1,5 +1,6 @@
 import { createFlagmount, requestBinder, silentLogger, type FlagContext, type Flagmount, type RequestFlags } from '@flagmount/core';
 import { memoryStorage } from '@flagmount/storage-memory';
+import { discardingAnalytics } from './peers/analytics-discarding.js';
 import { interleave, type Measurement, type Subject } from './lib/measure.js';
 import type { BenchResult, Cell } from './lib/result.js';
 import { formatNumber } from './lib/table.js';
@@ -36,7 +37,7 @@ const requestsOf = (offset: number, count: number): FakeRequest[] =>
   });
 
 async function instanceWithFlag(): Promise<Flagmount> {
-  const instance = await createFlagmount({ storage: memoryStorage(), logger: silentLogger, bootstrap: { managementKey: KEY } });
+  const instance = await createFlagmount({ storage: discardingAnalytics(memoryStorage()), logger: silentLogger, bootstrap: { managementKey: KEY } });
   const { appId, environments } = instance.bootstrap!;
   const call = (method: string, path: string, value: unknown) =>
     instance.handler({ method, path, query: [], headers: { authorization: `Bearer ${KEY}` }, body: { kind: 'parsed', value } });
